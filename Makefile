@@ -1,0 +1,39 @@
+# Earshot: `make run` serves the demo podcast, `make test` runs every test.
+# Both install what is missing first (scripts/setup.sh).
+SHELL := /bin/bash
+SWIFT ?= $(shell command -v swift 2>/dev/null || echo /opt/swift/usr/bin/swift)
+PORT ?= 8080
+# Audio output for `make run` (mpv's ao); empty lets mpv choose.
+AUDIO ?=
+TEST_OUTPUT ?= test-output
+
+.PHONY: run test build release setup-run setup-test swift-test browser-test clean
+
+run: setup-run release
+	.build/release/earshot serve --port $(PORT) $(if $(AUDIO),--audio-output $(AUDIO))
+
+test: setup-test build
+	$(MAKE) swift-test
+	$(MAKE) browser-test
+
+setup-run:
+	@scripts/setup.sh run
+
+setup-test:
+	@scripts/setup.sh test
+
+build:
+	$(SWIFT) build --build-tests
+
+release:
+	$(SWIFT) build -c release --product earshot
+
+swift-test:
+	$(SWIFT) test --skip-build
+
+browser-test:
+	mkdir -p $(TEST_OUTPUT)
+	EARSHOT_BIN=.build/debug/earshot TEST_OUTPUT=$(abspath $(TEST_OUTPUT)) .venv/bin/python -m pytest -v Tests/e2e
+
+clean:
+	rm -rf .build $(TEST_OUTPUT)

@@ -1,0 +1,61 @@
+// Earshot web client: wires the socket, the stores, the router and the persistent
+// components (mini-player, indicator, shortcuts, media session) together.
+
+import { socket } from './core/socket.js';
+import { player } from './core/player-state.js';
+import { library } from './core/library.js';
+import { router } from './core/router.js';
+import { toast } from './core/toast.js';
+import { initActions } from './components/actions.js';
+import { initConnectionIndicator } from './components/connection.js';
+import { initKeyboard } from './components/keyboard.js';
+import { initMediaSession } from './components/media-session.js';
+import { initMiniPlayer } from './components/mini-player.js';
+import { markNowPlaying } from './components/now-playing.js';
+import { libraryView } from './views/library.js';
+import { podcastView } from './views/podcast.js';
+import { episodeView } from './views/episode.js';
+import { playerView } from './views/player.js';
+import { notFoundView } from './views/problem.js';
+
+const ROUTES = [
+  { name: 'library', pattern: /^\/$/, view: libraryView },
+  { name: 'podcast', pattern: /^\/podcast\/(\d+)$/, view: podcastView },
+  { name: 'episode', pattern: /^\/episode\/(\d+)$/, view: episodeView },
+  { name: 'player', pattern: /^\/player$/, view: playerView },
+];
+
+const view = document.getElementById('view');
+
+socket.on('status', (status) => {
+  if (status === 'open') player.resetSequence(); // the snapshot that follows resyncs us
+});
+socket.on('state', (message) => player.apply(message));
+socket.on('time', (message) => player.apply(message));
+socket.on('library', () => library.load().catch((error) => toast(error.message, 'error')));
+socket.on('commandError', ({ message }) => toast(message, 'error'));
+
+let lastError = null;
+player.subscribe((state, kind) => {
+  if (kind === 'tick') return;
+  markNowPlaying(view);
+  // The player reports a failure (a broken enclosure, …) once per distinct message.
+  const error = state?.error ?? null;
+  if (error && error !== lastError) toast(error, 'error');
+  lastError = error;
+});
+
+initActions();
+initConnectionIndicator(document.getElementById('connection'));
+initKeyboard(document.getElementById('shortcuts'), document.getElementById('shortcuts-open'));
+initMiniPlayer(document.getElementById('mini-player'));
+initMediaSession();
+socket.connect();
+
+// The first paint already shows the library; fetch the lists, then let the router take over.
+try {
+  await library.load();
+} catch (error) {
+  toast(error.message, 'error');
+}
+router.start(view, ROUTES, notFoundView);

@@ -1,0 +1,60 @@
+// The mini-player bar: fixed at the bottom, the same DOM node across every view
+// (it lives in the template, outside the view container). Tapping it — anywhere
+// but its play button — opens the full player.
+
+import { icon } from '../core/icons.js';
+import { safeUrl } from '../core/dom.js';
+import { clock } from '../core/format.js';
+import { player } from '../core/player-state.js';
+import { router } from '../core/router.js';
+
+/** Wires the template's `#mini-player` to the player state. */
+export function initMiniPlayer(bar) {
+  if (!bar) return;
+  const parts = {
+    art: bar.querySelector('.mini-art'),
+    title: bar.querySelector('.mini-title'),
+    podcast: bar.querySelector('.mini-podcast'),
+    time: bar.querySelector('.mini-time'),
+    fill: bar.querySelector('.mini-progress-fill'),
+    toggle: bar.querySelector('.mini-toggle'),
+  };
+  let showing = null; // 'play' | 'pause'
+  let artSrc = null;
+
+  bar.addEventListener('click', (event) => {
+    if (event.target.closest('button')) return;
+    event.preventDefault();
+    router.navigate('/player');
+  });
+
+  const render = (state, kind) => {
+    const episode = player.episode;
+    bar.hidden = !episode;
+    document.body.classList.toggle('has-mini', Boolean(episode));
+    if (!episode) return;
+    if (kind !== 'tick') {
+      parts.title.textContent = episode.title ?? '';
+      parts.podcast.textContent = episode.podcast ?? '';
+      const src = safeUrl(episode.artwork);
+      if (src !== artSrc) {
+        artSrc = src;
+        if (src) parts.art.src = src;
+        else parts.art.removeAttribute('src');
+        parts.art.hidden = !src;
+      }
+      const next = player.paused ? 'play' : 'pause';
+      if (next !== showing) {
+        showing = next;
+        parts.toggle.replaceChildren(icon(next));
+        parts.toggle.setAttribute('aria-label', next === 'play' ? 'Play' : 'Pause');
+      }
+    }
+    const position = player.position();
+    const duration = player.duration();
+    parts.time.textContent = duration > 0 ? `${clock(position)} / ${clock(duration)}` : clock(position);
+    parts.fill.style.transform = `scaleX(${duration > 0 ? Math.min(position / duration, 1) : 0})`;
+  };
+  player.subscribe(render);
+  render(player.state, 'state');
+}

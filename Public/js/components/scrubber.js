@@ -1,0 +1,75 @@
+// The seek bar of the full player. While the listener drags it (pointer or keys)
+// server updates do not move it; on release it seeks, and it keeps showing the
+// dropped time until the server reports a position near it, so it never snaps back.
+
+import { h } from '../core/dom.js';
+import { clock } from '../core/format.js';
+import { socket } from '../core/socket.js';
+import { player } from '../core/player-state.js';
+
+const SETTLE_TOLERANCE = 2; // seconds: the server has caught up with our seek
+const SETTLE_TIMEOUT = 3000; // ms: give up waiting (the seek failed or was clamped)
+
+/** Builds the scrubber; call `update()` on every state change and tick. */
+export function scrubber() {
+  const input = h('input', { type: 'range', class: 'scrubber-input', min: '0', max: '0', step: '1', value: '0', 'aria-label': 'Seek' });
+  const elapsed = h('span', { class: 'elapsed' }, '0:00');
+  const remaining = h('span', { class: 'remaining' }, '−0:00');
+  const el = h('div', { class: 'scrubber' }, input, h('div', { class: 'scrubber-times' }, elapsed, remaining));
+
+  let dragging = false; // pointer held or key down on the bar
+  let target = null; // { to, at } — a seek we sent and wait to see reflected
+
+  const show = (position, duration) => {
+    elapsed.textContent = clock(position);
+    remaining.textContent = `−${clock(Math.max(duration - position, 0))}`;
+    input.style.setProperty('--fill', duration > 0 ? `${(position / duration) * 100}%` : '0%');
+    input.setAttribute('aria-valuetext', `${clock(position)} of ${clock(duration)}`);
+  };
+
+  const commit = () => {
+    const to = Number(input.value);
+    // Pointer release and the `change` that follows it describe the same seek.
+    if (target && target.to === to && performance.now() - target.at < 1000) return;
+    target = { to, at: performance.now() };
+    socket.send('seek', { to });
+  };
+
+  input.addEventListener('pointerdown', () => { dragging = true; });
+  // The pointer may be released outside the bar; listen on the window.
+  const release = () => {
+    if (!dragging) return;
+    dragging = false;
+    commit();
+  };
+  window.addEventListener('pointerup', release);
+  window.addEventListener('pointercancel', release);
+  input.addEventListener('keydown', (event) => {
+    if (['ArrowLeft', 'ArrowRight', 'ArrowUp', 'ArrowDown', 'PageUp', 'PageDown', 'Home', 'End'].includes(event.key)) dragging = true;
+  });
+  input.addEventListener('keyup', () => { dragging = false; });
+  input.addEventListener('input', () => show(Number(input.value), Number(input.max)));
+  // `change` comes on pointer release and on each key press.
+  input.addEventListener('change', commit);
+
+  const update = () => {
+    const duration = player.duration();
+    input.max = String(duration);
+    input.disabled = !(duration > 0);
+    if (dragging) return;
+    let position = player.position();
+    if (target) {
+      const caughtUp = Math.abs(position - target.to) <= SETTLE_TOLERANCE;
+      if (caughtUp || performance.now() - target.at > SETTLE_TIMEOUT) target = null;
+      else position = target.to;
+    }
+    input.value = String(position);
+    show(position, duration);
+  };
+
+  const destroy = () => {
+    window.removeEventListener('pointerup', release);
+    window.removeEventListener('pointercancel', release);
+  };
+  return { el, update, destroy };
+}

@@ -1,0 +1,40 @@
+// JSON over HTTP under /api/. Errors carry the server's {"error"} message.
+
+/** An HTTP error with the server's message and status. */
+export class ApiError extends Error {
+  constructor(message, status) {
+    super(message);
+    this.status = status;
+  }
+}
+
+/** GET `path` and decode JSON. */
+export function getJSON(path) {
+  return request(path, { headers: { Accept: 'application/json' } });
+}
+
+/** POST `body` as JSON to `path` and decode the JSON answer. */
+export function postJSON(path, body) {
+  return request(path, {
+    method: 'POST',
+    headers: { Accept: 'application/json', 'Content-Type': 'application/json' },
+    body: JSON.stringify(body),
+  });
+}
+
+async function request(path, init) {
+  let response;
+  try {
+    response = await fetch(path, init);
+  } catch {
+    throw new ApiError('Could not reach Earshot. Is it still running?', 0);
+  }
+  const body = await response.json().catch(() => null);
+  if (!response.ok) {
+    const message = typeof body?.error === 'string' && body.error !== ''
+      ? body.error
+      : `${response.status} ${response.statusText}`.trim();
+    throw new ApiError(message, response.status);
+  }
+  return body;
+}

@@ -1,0 +1,48 @@
+// DOM helpers. Everything the page shows is built with createElement and
+// textContent, so text from feeds can never become markup.
+
+/**
+ * Builds an element. `attrs` keys: `class`, `dataset` (object), `on` (event → handler),
+ * `text` (textContent); any other key becomes an attribute (`true` → empty attribute,
+ * `false`/`null`/`undefined` → left out). Children may be nodes, strings or nested arrays.
+ */
+export function h(tag, attrs = {}, ...children) {
+  const el = document.createElement(tag);
+  for (const [key, value] of Object.entries(attrs ?? {})) {
+    if (value === null || value === undefined || value === false) continue;
+    if (key === 'class') el.className = value;
+    else if (key === 'dataset') Object.assign(el.dataset, value);
+    else if (key === 'on') for (const [type, fn] of Object.entries(value)) el.addEventListener(type, fn);
+    else if (key === 'text') el.textContent = value;
+    else el.setAttribute(key, value === true ? '' : String(value));
+  }
+  appendAll(el, children);
+  return el;
+}
+
+/** Appends nodes or text (nested arrays flattened, null/false skipped). */
+export function appendAll(el, children) {
+  for (const child of children.flat(Infinity)) {
+    if (child === null || child === undefined || child === false) continue;
+    el.append(child instanceof Node ? child : document.createTextNode(String(child)));
+  }
+  return el;
+}
+
+/** Only http(s) URLs (absolute or same-origin relative) may reach src/href. */
+export function safeUrl(url) {
+  if (typeof url !== 'string' || url === '') return null;
+  try {
+    const parsed = new URL(url, location.href);
+    return parsed.protocol === 'http:' || parsed.protocol === 'https:' ? parsed.href : null;
+  } catch {
+    return null;
+  }
+}
+
+/** Artwork image, or a neutral placeholder square when there is none. */
+export function artwork(url, className = 'art', size = 56) {
+  const src = safeUrl(url);
+  if (!src) return h('span', { class: `${className} art-fallback`, 'aria-hidden': 'true' });
+  return h('img', { class: className, src, alt: '', width: size, height: size, loading: 'lazy', decoding: 'async' });
+}

@@ -1,0 +1,38 @@
+// Text formats shared by every view. They match the server's template context
+// (durationText, dateText, dateISO) so the first paint and JS renders agree.
+
+const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
+
+/** Clock time: "m:ss", or "h:mm:ss" from one hour on. */
+export function clock(seconds) {
+  const total = Math.max(0, Math.floor(Number(seconds) || 0));
+  const h = Math.floor(total / 3600);
+  const m = Math.floor((total % 3600) / 60);
+  const s = String(total % 60).padStart(2, '0');
+  return h > 0 ? `${h}:${String(m).padStart(2, '0')}:${s}` : `${m}:${s}`;
+}
+
+/** Length in words: "1h 2m", "54m", "45s"; "" when unknown (0). */
+export function durationText(seconds) {
+  const total = Math.round(Number(seconds) || 0);
+  if (total <= 0) return '';
+  if (total < 60) return `${total}s`;
+  const minutes = Math.round(total / 60);
+  const h = Math.floor(minutes / 60);
+  const m = minutes % 60;
+  if (h === 0) return `${m}m`;
+  return m === 0 ? `${h}h` : `${h}h ${m}m`;
+}
+
+/** "12 Mar 2026" (UTC day) from Unix seconds; "" when absent. */
+export function dateText(unix) {
+  if (unix === null || unix === undefined) return '';
+  const d = new Date(unix * 1000);
+  return `${d.getUTCDate()} ${MONTHS[d.getUTCMonth()]} ${d.getUTCFullYear()}`;
+}
+
+/** "2026-03-12" (UTC day) from Unix seconds; "" when absent. */
+export function dateISO(unix) {
+  if (unix === null || unix === undefined) return '';
+  return new Date(unix * 1000).toISOString().slice(0, 10);
+}

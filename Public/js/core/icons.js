@@ -1,0 +1,38 @@
+// Inline SVG icons, built as SVG DOM (no markup strings). 24×24 view box.
+
+const NS = 'http://www.w3.org/2000/svg';
+
+const PATHS = {
+  play: 'M8 5.5v13a1 1 0 0 0 1.5.86l10.2-6.5a1 1 0 0 0 0-1.72L9.5 4.64A1 1 0 0 0 8 5.5z',
+  pause: 'M6.5 5h3.5v14H6.5zM14 5h3.5v14H14z',
+  replay: 'M12 5V2L7.5 6.5 12 11V8a5 5 0 1 1-5 5H4.5A7.5 7.5 0 1 0 12 5z',
+  chevronDown: 'M6.4 8.6 12 14.2l5.6-5.6L19 10l-7 7-7-7z',
+  check: 'M9 16.2 4.8 12l-1.4 1.4L9 19 21 7l-1.4-1.4z',
+  plus: 'M11 5h2v6h6v2h-6v6h-2v-6H5v-2h6z',
+};
+
+/** An `<svg class="icon">` for `name` (play, pause, back15, forward15, chevronDown, check, plus). */
+export function icon(name) {
+  const svg = document.createElementNS(NS, 'svg');
+  svg.setAttribute('viewBox', '0 0 24 24');
+  svg.setAttribute('class', `icon icon-${name}`);
+  svg.setAttribute('aria-hidden', 'true');
+  svg.setAttribute('focusable', 'false');
+  if (name === 'back15' || name === 'forward15') {
+    const path = svgNode('path', { d: PATHS.replay });
+    // The forward arrow is the back arrow mirrored.
+    if (name === 'forward15') path.setAttribute('transform', 'matrix(-1 0 0 1 24 0)');
+    const label = svgNode('text', { x: '12', y: '16.2', 'text-anchor': 'middle', class: 'icon-number' });
+    label.textContent = '15';
+    svg.append(path, label);
+  } else {
+    svg.append(svgNode('path', { d: PATHS[name] }));
+  }
+  return svg;
+}
+
+function svgNode(tag, attrs) {
+  const node = document.createElementNS(NS, tag);
+  for (const [key, value] of Object.entries(attrs)) node.setAttribute(key, value);
+  return node;
+}

@@ -1,0 +1,54 @@
+// Library view `/`: the add-feed form, the podcasts, and the newest episodes.
+// On the first load it adopts the server-rendered page (same markup) instead of
+// rebuilding it, so nothing flickers and nothing typed is lost.
+
+import { h, artwork } from '../core/dom.js';
+import { library } from '../core/library.js';
+import { episodeList } from '../components/episode-row.js';
+import { buildFeedForm, wireFeedForm } from '../components/feed-form.js';
+import { markNowPlaying } from '../components/now-playing.js';
+
+export const libraryView = {
+  async mount(root) {
+    const adopting = root.dataset.ssr === 'library';
+    delete root.dataset.ssr;
+    if (!adopting) root.replaceChildren(...skeleton());
+    wireFeedForm(root.querySelector('form.add-feed'));
+    const podcastsBox = root.querySelector('.podcasts-box');
+    const episodesBox = root.querySelector('.episodes-box');
+
+    const renderLists = () => {
+      podcastsBox.replaceChildren(podcastGrid(library.podcasts));
+      episodesBox.replaceChildren(episodeList(library.episodes, 'No episodes yet. Add a podcast above.'));
+      markNowPlaying(root);
+    };
+    const unsubscribe = library.subscribe(renderLists);
+    if (library.loaded) renderLists();
+    else markNowPlaying(root);
+    return { title: null, destroy: unsubscribe };
+  },
+};
+
+function skeleton() {
+  return [
+    h('h1', { class: 'view-title', tabindex: '-1' }, 'Library'),
+    buildFeedForm(),
+    h('section', { class: 'section', 'aria-labelledby': 'podcasts-title' },
+      h('h2', { id: 'podcasts-title', class: 'section-title' }, 'Podcasts'),
+      h('div', { class: 'podcasts-box' })),
+    h('section', { class: 'section', 'aria-labelledby': 'episodes-title' },
+      h('h2', { id: 'episodes-title', class: 'section-title' }, 'Latest episodes'),
+      h('div', { class: 'episodes-box' })),
+  ];
+}
+
+/** Podcast tiles, or an empty-state line. */
+export function podcastGrid(podcasts) {
+  if (!podcasts.length) return h('p', { class: 'empty' }, 'No podcasts yet. Add one by its feed URL.');
+  return h('ul', { class: 'podcast-grid' }, podcasts.map((podcast) =>
+    h('li', {},
+      h('a', { class: 'podcast-tile', href: `/podcast/${podcast.id}` },
+        artwork(podcast.artwork, 'tile-art', 160),
+        h('span', { class: 'podcast-tile-title' }, podcast.title || 'Untitled podcast'),
+        h('span', { class: 'podcast-tile-meta' }, podcast.author ?? '')))));
+}

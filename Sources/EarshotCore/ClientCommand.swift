@@ -1,0 +1,80 @@
+import Foundation
+
+/// What a client may ask of the player, decoded from a WebSocket frame.
+/// The wire names are in docs/protocol.md; unknown names are an error, not ignored.
+public enum ClientCommand: Sendable, Equatable {
+    case play(episode: Int64)
+    case pause, resume, toggle, stop
+    case seek(to: Double)
+    case skip(by: Double)
+    case rate(Double)
+    case volume(Double)
+    case mute(Bool)
+
+    /// Speeds a listener may choose; pitch is kept at all of them.
+    public static let rateRange: ClosedRange<Double> = 0.5...3
+}
+
+/// A frame that could not become a command, with what to tell the client.
+public struct CommandError: Error, Sendable, Equatable {
+    public var message: String
+    public init(_ message: String) { self.message = message }
+}
+
+extension ClientCommand {
+    /// Decodes `{"id": any, "cmd": NAME, ...args}`. Returns the id (echoed in the reply, as raw
+    /// JSON so any type survives) together with the command or the reason it is not one.
+    public static func decode(_ text: String) -> (id: JSONValue, result: Result<ClientCommand, CommandError>) {
+        guard let fields = try? JSONDecoder().decode(JSONValue.self, from: Data(text.utf8)) else {
+            return (.null, .failure(CommandError("malformed JSON")))
+        }
+        guard case .object(let object) = fields else {
+            return (.null, .failure(CommandError("a command must be a JSON object")))
+        }
+        let id = object["id"] ?? .null
+        guard let name = object["cmd"]?.string else {
+            return (id, .failure(CommandError("missing \"cmd\"")))
+        }
+        do throws(CommandError) {
+            return (id, .success(try parse(name: name, fields: object)))
+        } catch {
+            return (id, .failure(error))
+        }
+    }
+
+    private static func parse(name: String, fields: [String: JSONValue]) throws(CommandError) -> ClientCommand {
+        func number(_ key: String) throws(CommandError) -> Double {
+            guard let value = fields[key]?.number, value.isFinite
+            else { throw CommandError("\"\(name)\" needs a number \"\(key)\"") }
+            return value
+        }
+        switch name {
+        case "play":
+            let id = try number("episode")
+            guard id == id.rounded(), id > 0, id < 9e15 else { throw CommandError("\"play\" needs an episode id") }
+            return .play(episode: Int64(id))
+        case "pause": return .pause
+        case "resume": return .resume
+        case "toggle": return .toggle
+        case "stop": return .stop
+        case "seek":
+            let to = try number("to")
+            guard to >= 0 else { throw CommandError("\"seek\" needs \"to\" ≥ 0") }
+            return .seek(to: to)
+        case "skip": return .skip(by: try number("by"))
+        case "rate":
+            let value = try number("value")
+            guard rateRange.contains(value) else { throw CommandError("rate must be between 0.5 and 3") }
+            return .rate(value)
+        case "volume":
+            let value = try number("value")
+            guard (0...100).contains(value) else { throw CommandError("volume must be between 0 and 100") }
+            return .volume(value)
+        case "mute":
+            guard let on = fields["on"]?.bool else { throw CommandError("\"mute\" needs a boolean \"on\"") }
+            return .mute(on)
+        default:
+            throw CommandError("unknown command \"\(name)\"")
+        }
+    }
+}

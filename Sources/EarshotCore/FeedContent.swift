@@ -1,0 +1,46 @@
+import Foundation
+
+/// What a feed says, parsed and resolved, before the library gives it ids.
+/// Feeds produces it; Library stores it. URLs are absolute (resolved against the feed URL).
+public struct FeedContent: Sendable, Equatable {
+    public var title: String
+    public var author: String
+    /// Channel description as plain text.
+    public var summary: String
+    public var artworkURL: String?
+    public var link: String?
+    /// `itunes:new-feed-url`, when the publisher moved the feed.
+    public var newFeedURL: String?
+    public var items: [FeedItem]
+
+    public init(title: String = "", author: String = "", summary: String = "", artworkURL: String? = nil,
+                link: String? = nil, newFeedURL: String? = nil, items: [FeedItem] = []) {
+        self.title = title; self.author = author; self.summary = summary; self.artworkURL = artworkURL
+        self.link = link; self.newFeedURL = newFeedURL; self.items = items
+    }
+}
+
+/// One `<item>` (or Atom `<entry>`) of a feed.
+public struct FeedItem: Sendable, Equatable {
+    /// The item's guid, else its enclosure URL, else its link: what identifies it across refreshes.
+    public var guid: String
+    public var title: String
+    /// Show notes as plain text.
+    public var summary: String
+    public var enclosureURL: String
+    public var enclosureType: String
+    public var enclosureLength: Int64
+    /// Seconds; 0 when absent or unreadable.
+    public var duration: Double
+    public var published: Date?
+    public var artworkURL: String?
+    public var link: String?
+
+    public init(guid: String, title: String = "", summary: String = "", enclosureURL: String,
+                enclosureType: String = "", enclosureLength: Int64 = 0, duration: Double = 0,
+                published: Date? = nil, artworkURL: String? = nil, link: String? = nil) {
+        self.guid = guid; self.title = title; self.summary = summary; self.enclosureURL = enclosureURL
+        self.enclosureType = enclosureType; self.enclosureLength = enclosureLength; self.duration = duration
+        self.published = published; self.artworkURL = artworkURL; self.link = link
+    }
+}

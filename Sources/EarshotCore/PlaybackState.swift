@@ -1,0 +1,58 @@
+import Foundation
+
+/// A chapter mark inside an episode.
+public struct Chapter: Codable, Sendable, Equatable {
+    public var title: String
+    /// Seconds from the start.
+    public var start: Double
+    public init(title: String, start: Double) { self.title = title; self.start = start }
+}
+
+/// The episode loaded in the player, as clients are told about it.
+public struct NowPlaying: Codable, Sendable, Equatable {
+    public var id: Int64
+    public var title: String
+    public var podcast: String
+    public var podcastID: Int64
+    public var artwork: String?
+    public var duration: Double
+
+    public init(id: Int64, title: String, podcast: String, podcastID: Int64, artwork: String?, duration: Double) {
+        self.id = id; self.title = title; self.podcast = podcast; self.podcastID = podcastID
+        self.artwork = artwork; self.duration = duration
+    }
+
+    public init(_ episode: Episode) {
+        self.init(id: episode.id, title: episode.title, podcast: episode.podcastTitle,
+                  podcastID: episode.podcastID, artwork: episode.artworkURL, duration: episode.duration)
+    }
+
+    enum CodingKeys: String, CodingKey { case id, title, podcast, podcastID = "podcastId", artwork, duration }
+}
+
+/// Everything a client needs to draw the player. The engine owns the one true copy.
+public struct PlaybackState: Sendable, Equatable {
+    public var episode: NowPlaying?
+    public var paused: Bool = true
+    public var position: Double = 0
+    public var duration: Double = 0
+    public var rate: Double = 1
+    public var volume: Double = 100
+    public var muted: Bool = false
+    public var buffering: Bool = false
+    public var chapters: [Chapter] = []
+    /// Index into `chapters`, -1 when none applies.
+    public var chapter: Int = -1
+    /// The last playback failure, cleared by the next successful load.
+    public var error: String?
+
+    public init() {}
+
+    /// Playing means an episode is loaded and not paused.
+    public var isPlaying: Bool { episode != nil && !paused }
+
+    /// The chapter a position falls in, -1 before the first or when there are none.
+    public static func chapterIndex(at position: Double, in chapters: [Chapter]) -> Int {
+        chapters.lastIndex { $0.start <= position + 0.001 } ?? -1
+    }
+}

@@ -1,0 +1,20 @@
+import Foundation
+
+/// Where an episode starts when a listener plays it, and where a skip lands: pure decisions.
+public enum ResumePoint {
+    /// Closer than this to the end counts as finished: start again from the top.
+    public static let finishedMargin: Double = 5
+
+    /// The saved position, unless the episode was played through or the position is nonsense.
+    public static func start(saved: Double, duration: Double, played: Bool) -> Double {
+        guard !played, saved.isFinite, saved > 1 else { return 0 }
+        if duration > 0 && saved >= duration - finishedMargin { return 0 }
+        return saved
+    }
+
+    /// A relative skip clamped to the episode (the end is left open when the duration is unknown).
+    public static func skip(from position: Double, by delta: Double, duration: Double) -> Double {
+        let target = max(0, position + delta)
+        return duration > 0 ? min(target, max(0, duration - 0.25)) : target
+    }
+}

@@ -1,0 +1,84 @@
+import Foundation
+
+/// What a client is told over the WebSocket (docs/protocol.md).
+public enum ServerMessage: Sendable, Equatable {
+    case state(seq: UInt64, PlaybackState)
+    case time(seq: UInt64, position: Double, duration: Double, rate: Double, paused: Bool)
+    case ack(id: JSONValue)
+    case error(id: JSONValue, message: String)
+    case library(version: UInt64)
+
+    /// The JSON text frame.
+    public func encoded() -> String {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        let data: Data
+        switch self {
+        case .state(let seq, let s):
+            data = (try? encoder.encode(StateWire(seq: seq, s))) ?? Data()
+        case .time(let seq, let position, let duration, let rate, let paused):
+            data = (try? encoder.encode(TimeWire(seq: seq, position: position, duration: duration, rate: rate, paused: paused))) ?? Data()
+        case .ack(let id):
+            data = (try? encoder.encode(["type": .string("ack"), "id": id] as [String: JSONValue])) ?? Data()
+        case .error(let id, let message):
+            data = (try? encoder.encode(["type": .string("error"), "id": id, "message": .string(message)] as [String: JSONValue])) ?? Data()
+        case .library(let version):
+            data = (try? encoder.encode(["type": .string("library"), "version": .number(Double(version))] as [String: JSONValue])) ?? Data()
+        }
+        return String(decoding: data, as: UTF8.self)
+    }
+}
+
+/// The `state` message's shape on the wire; queue, shuffle, repeat and sleep are fixed until
+/// the queue and timer exist, so clients can already rely on the keys.
+private struct StateWire: Encodable {
+    var type = "state"
+    var seq: UInt64
+    var episode: NowPlaying?
+    var paused: Bool
+    var position: Double
+    var duration: Double
+    var rate: Double
+    var volume: Double
+    var muted: Bool
+    var buffering: Bool
+    var queue: [Int64] = []
+    var shuffle = false
+    var `repeat` = "off"
+    var sleep: Double? = nil
+    var chapters: [Chapter]
+    var chapter: Int
+    var error: String?
+
+    init(seq: UInt64, _ s: PlaybackState) {
+        self.seq = seq; episode = s.episode; paused = s.paused; position = s.position
+        duration = s.duration; rate = s.rate; volume = s.volume; muted = s.muted
+        buffering = s.buffering; chapters = s.chapters; chapter = s.chapter; error = s.error
+    }
+
+    func encode(to encoder: Encoder) throws {
+        enum K: String, CodingKey {
+            case type, seq, episode, paused, position, duration, rate, volume, muted, buffering
+            case queue, shuffle, `repeat`, sleep, chapters, chapter, error
+        }
+        var c = encoder.container(keyedBy: K.self)
+        try c.encode(type, forKey: .type); try c.encode(seq, forKey: .seq)
+        try c.encode(episode, forKey: .episode) // explicit null when nothing is loaded
+        try c.encode(paused, forKey: .paused); try c.encode(position, forKey: .position)
+        try c.encode(duration, forKey: .duration); try c.encode(rate, forKey: .rate)
+        try c.encode(volume, forKey: .volume); try c.encode(muted, forKey: .muted)
+        try c.encode(buffering, forKey: .buffering); try c.encode(queue, forKey: .queue)
+        try c.encode(shuffle, forKey: .shuffle); try c.encode(self.repeat, forKey: .repeat)
+        try c.encode(sleep, forKey: .sleep); try c.encode(chapters, forKey: .chapters)
+        try c.encode(chapter, forKey: .chapter); try c.encode(error, forKey: .error)
+    }
+}
+
+private struct TimeWire: Encodable {
+    var type = "time"
+    var seq: UInt64
+    var position: Double
+    var duration: Double
+    var rate: Double
+    var paused: Bool
+}

@@ -1,0 +1,83 @@
+/// Readers for the loosely formatted values feeds carry: durations, dates, HTML show notes, links.
+///
+/// Each has a `String` entry point for callers and a byte-buffer one the parser uses on libxml2's text
+/// directly, so the hot path builds no intermediate Strings. None uses Foundation's regex or
+/// `DateFormatter`.
+public enum FeedValues {}
+
+/// ASCII whitespace as XML and HTML define it (space, tab, CR, LF, form feed).
+@inline(__always)
+func isASCIIWhitespace(_ byte: UInt8) -> Bool {
+    byte == 0x20 || byte == 0x0A || byte == 0x0D || byte == 0x09 || byte == 0x0C
+}
+
+@inline(__always)
+func isASCIIDigit(_ byte: UInt8) -> Bool { byte &- 0x30 < 10 }
+
+@inline(__always)
+func isASCIILetter(_ byte: UInt8) -> Bool { (byte | 0x20) &- 0x61 < 26 }
+
+extension UnsafeBufferPointer<UInt8> {
+    /// The range left after dropping leading and trailing ASCII whitespace.
+    func trimmedRange() -> Range<Int> {
+        var start = 0
+        var end = count
+        while start < end, isASCIIWhitespace(self[start]) { start += 1 }
+        while end > start, isASCIIWhitespace(self[end - 1]) { end -= 1 }
+        return start..<end
+    }
+
+    /// True when every byte is ASCII whitespace (or there are none).
+    var isBlank: Bool { trimmedRange().isEmpty }
+}
+
+extension String {
+    /// Runs `body` over the string's UTF-8 bytes (contiguous, so no copy for native strings).
+    func withUTF8Bytes<R>(_ body: (UnsafeBufferPointer<UInt8>) -> R) -> R {
+        var copy = self
+        return copy.withUTF8(body)
+    }
+}
+
+extension FeedValues {
+    /// `text` with runs of whitespace collapsed to one space and the ends trimmed: what titles get.
+    public static func squashedWhitespace(_ text: String) -> String {
+        text.withUTF8Bytes { squashedWhitespace(bytes: $0) }
+    }
+
+    static func squashedWhitespace(bytes: UnsafeBufferPointer<UInt8>) -> String {
+        let range = bytes.trimmedRange()
+        var needsWork = false
+        var previousWasSpace = false
+        for index in range {
+            let byte = bytes[index]
+            if isASCIIWhitespace(byte) {
+                if previousWasSpace || byte != 0x20 { needsWork = true; break }
+                previousWasSpace = true
+            } else {
+                previousWasSpace = false
+            }
+        }
+        let slice = UnsafeBufferPointer(rebasing: bytes[range])
+        if !needsWork { return String(decoding: slice, as: UTF8.self) }
+        var out: [UInt8] = []
+        out.reserveCapacity(slice.count)
+        var pendingSpace = false
+        for byte in slice {
+            if isASCIIWhitespace(byte) {
+                pendingSpace = true
+            } else {
+                if pendingSpace { out.append(0x20); pendingSpace = false }
+                out.append(byte)
+            }
+        }
+        return String(decoding: out, as: UTF8.self)
+    }
+
+    /// `text` with the ends trimmed, or nil when nothing is left.
+    static func trimmed(bytes: UnsafeBufferPointer<UInt8>) -> String? {
+        let range = bytes.trimmedRange()
+        if range.isEmpty { return nil }
+        return String(decoding: UnsafeBufferPointer(rebasing: bytes[range]), as: UTF8.self)
+    }
+}

@@ -1,0 +1,52 @@
+/// The library's tables, as ordered migrations. Append new ones at the end; never edit a shipped one.
+enum LibrarySchema {
+    static let migrator: Migrator = {
+        var migrator = Migrator()
+        migrator.register("v1-podcasts-episodes-settings") { db in
+            try db.execute(v1)
+        }
+        return migrator
+    }()
+
+    /// Dates are REAL Unix seconds. Text columns the feed may omit are NOT NULL DEFAULT '' so readers
+    /// need no nil checks; URLs that may be absent stay NULL.
+    private static let v1 = """
+        CREATE TABLE podcasts(
+            id INTEGER PRIMARY KEY,
+            feed_url TEXT NOT NULL UNIQUE,
+            title TEXT NOT NULL DEFAULT '',
+            author TEXT NOT NULL DEFAULT '',
+            summary TEXT NOT NULL DEFAULT '',
+            artwork_url TEXT,
+            link TEXT,
+            added_at REAL NOT NULL,
+            updated_at REAL NOT NULL
+        );
+        CREATE TABLE episodes(
+            id INTEGER PRIMARY KEY,
+            podcast_id INTEGER NOT NULL REFERENCES podcasts(id) ON DELETE CASCADE,
+            guid TEXT NOT NULL,
+            title TEXT NOT NULL DEFAULT '',
+            summary TEXT NOT NULL DEFAULT '',
+            media_url TEXT NOT NULL DEFAULT '',
+            media_type TEXT NOT NULL DEFAULT '',
+            media_length INTEGER NOT NULL DEFAULT 0,
+            duration REAL NOT NULL DEFAULT 0,
+            published REAL,
+            artwork_url TEXT,
+            link TEXT,
+            position REAL NOT NULL DEFAULT 0,
+            played INTEGER NOT NULL DEFAULT 0,
+            position_updated_at REAL,
+            UNIQUE(podcast_id, guid)
+        );
+        -- Ascending indexes scanned backwards give "published DESC, id DESC" with NULL dates last
+        -- (SQLite sorts NULL lowest) and no sort step: the rowid is the index's hidden last column.
+        CREATE INDEX episodes_by_podcast_published ON episodes(podcast_id, published);
+        CREATE INDEX episodes_by_published ON episodes(published);
+        CREATE TABLE settings(
+            key TEXT PRIMARY KEY NOT NULL,
+            value TEXT
+        );
+        """
+}

@@ -1,0 +1,86 @@
+import CMPV
+import EarshotCore
+
+extension MPVPlayer {
+    /// A declared table of what Earshot observes: the index is the reply id mpv echoes back.
+    struct Observed: Sendable {
+        let name: String
+        let format: mpv_format
+        let decode: @Sendable (UnsafeMutableRawPointer?) -> MPVProperty?
+    }
+
+    static let observed: [Observed] = [
+        Observed(name: "time-pos", format: MPV_FORMAT_DOUBLE) { .timePosition(double($0)) },
+        Observed(name: "duration", format: MPV_FORMAT_DOUBLE) { .duration(double($0)) },
+        Observed(name: "pause", format: MPV_FORMAT_FLAG) { flag($0).map(MPVProperty.paused) },
+        Observed(name: "speed", format: MPV_FORMAT_DOUBLE) { double($0).map(MPVProperty.speed) },
+        Observed(name: "volume", format: MPV_FORMAT_DOUBLE) { double($0).map(MPVProperty.volume) },
+        Observed(name: "mute", format: MPV_FORMAT_FLAG) { flag($0).map(MPVProperty.muted) },
+        Observed(name: "paused-for-cache", format: MPV_FORMAT_FLAG) { flag($0).map(MPVProperty.pausedForCache) },
+        Observed(name: "seeking", format: MPV_FORMAT_FLAG) { flag($0).map(MPVProperty.seeking) },
+        Observed(name: "chapter-list", format: MPV_FORMAT_NODE) { .chapters(chapters($0)) },
+        Observed(name: "chapter", format: MPV_FORMAT_INT64) { data in
+            data.map { .chapter(Int($0.load(as: Int64.self))) } ?? .chapter(-1)
+        },
+    ]
+
+    private static func double(_ data: UnsafeMutableRawPointer?) -> Double? {
+        data.map { $0.load(as: Double.self) }
+    }
+
+    private static func flag(_ data: UnsafeMutableRawPointer?) -> Bool? {
+        data.map { $0.load(as: Int32.self) != 0 }
+    }
+
+    /// chapter-list is an array of maps {title, time}.
+    private static func chapters(_ data: UnsafeMutableRawPointer?) -> [Chapter] {
+        guard let node = data?.load(as: mpv_node.self), node.format == MPV_FORMAT_NODE_ARRAY,
+              let list = node.u.list?.pointee else { return [] }
+        var result: [Chapter] = []
+        for i in 0..<Int(list.num) {
+            let entry = list.values[i]
+            guard entry.format == MPV_FORMAT_NODE_MAP, let map = entry.u.list?.pointee else { continue }
+            var title = "", start = 0.0
+            for j in 0..<Int(map.num) {
+                let key = String(cString: map.keys[j]!)
+                let value = map.values[j]
+                if key == "title", value.format == MPV_FORMAT_STRING, let s = value.u.string { title = String(cString: s) }
+                if key == "time", value.format == MPV_FORMAT_DOUBLE { start = value.u.double_ }
+                if key == "time", value.format == MPV_FORMAT_INT64 { start = Double(value.u.int64) }
+            }
+            result.append(Chapter(title: title.isEmpty ? "Chapter \(i + 1)" : title, start: start))
+        }
+        return result
+    }
+
+    /// Decodes one event while its memory is still valid.
+    func decode(_ event: mpv_event) -> MPVEvent? {
+        switch event.event_id {
+        case MPV_EVENT_PROPERTY_CHANGE:
+            guard let property = event.data?.load(as: mpv_event_property.self),
+                  Int(event.reply_userdata) < Self.observed.count else { return nil }
+            let entry = Self.observed[Int(event.reply_userdata)]
+            // MPV_FORMAT_NONE means "unavailable" (e.g. no file): decode with no data.
+            let data = property.format == entry.format ? property.data : nil
+            return entry.decode(data).map(MPVEvent.property)
+        case MPV_EVENT_START_FILE: return .startFile
+        case MPV_EVENT_FILE_LOADED: return .fileLoaded
+        case MPV_EVENT_PLAYBACK_RESTART: return .playbackRestart
+        case MPV_EVENT_SEEK: return .seek
+        case MPV_EVENT_SHUTDOWN: return .shutdown
+        case MPV_EVENT_END_FILE:
+            guard let end = event.data?.load(as: mpv_event_end_file.self) else { return .endFile(.other) }
+            switch end.reason {
+            case MPV_END_FILE_REASON_EOF: return .endFile(.eof)
+            case MPV_END_FILE_REASON_STOP: return .endFile(.stopped)
+            case MPV_END_FILE_REASON_ERROR: return .endFile(.error(String(cString: mpv_error_string(end.error))))
+            default: return .endFile(.other)
+            }
+        case MPV_EVENT_COMMAND_REPLY:
+            guard event.error < 0 else { return nil }
+            return .commandFailed(String(cString: mpv_error_string(event.error)))
+        default:
+            return nil
+        }
+    }
+}

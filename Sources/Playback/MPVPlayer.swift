@@ -1,0 +1,138 @@
+import CMPV
+import EarshotCore
+import Foundation
+
+/// The only owner of an mpv handle in Earshot. mpv's client API is thread-safe, so commands are
+/// sent from any thread; one dedicated thread blocks in `mpv_wait_event`, decodes each event
+/// into `MPVEvent` and yields it to `events`.
+public final class MPVPlayer: @unchecked Sendable {
+    // @unchecked: `handle` is only ever passed to mpv's thread-safe functions, and after
+    // `shutdown()` nothing may use it (guarded by `lock`).
+    private let handle: OpaquePointer
+    private let lock = NSLock()
+    private var isShutDown = false
+    private let eventThreadDone = DispatchSemaphore(value: 0)
+    private let continuation: AsyncStream<MPVEvent>.Continuation
+
+    /// Every event mpv reports, in order, decoded. Finishes after `shutdown()`.
+    public let events: AsyncStream<MPVEvent>
+
+    /// Creates and initializes mpv for audio only.
+    /// - Parameter audioOutput: mpv's `ao` (e.g. "null", "pulse", "alsa"); nil lets mpv choose.
+    public init(audioOutput: String? = nil) throws {
+        earshot_mpv_set_c_numeric()
+        guard let h = mpv_create() else {
+            throw MPVError(code: -1, message: "mpv_create failed (out of memory?)", operation: "create")
+        }
+        handle = h
+        (events, continuation) = AsyncStream.makeStream(of: MPVEvent.self, bufferingPolicy: .unbounded)
+
+        var options: [(String, String)] = [
+            ("vid", "no"), ("video", "no"), ("audio-display", "no"),
+            ("terminal", "no"), ("input-default-bindings", "no"), ("input-vo-keyboard", "no"),
+            ("idle", "yes"), ("config", "no"), ("osc", "no"),
+            // Feeds point at untrusted URLs: nothing may run scripts, follow playlist
+            // references or call out to youtube-dl.
+            ("ytdl", "no"), ("load-scripts", "no"), ("access-references", "no"),
+            ("load-unsafe-playlists", "no"),
+            ("audio-pitch-correction", "yes"),
+            ("cache", "yes"), ("demuxer-max-bytes", "32MiB"), ("demuxer-readahead-secs", "20"),
+            ("network-timeout", "20"),
+            ("user-agent", "Earshot/0.1"),
+        ]
+        if let audioOutput, !audioOutput.isEmpty { options.append(("ao", audioOutput)) }
+        for (name, value) in options {
+            let rc = mpv_set_option_string(h, name, value)
+            if rc < 0 {
+                mpv_terminate_destroy(h)
+                throw MPVError(code: rc, message: String(cString: mpv_error_string(rc)), operation: "option \(name)=\(value)")
+            }
+        }
+        let rc = mpv_initialize(h)
+        guard rc >= 0 else {
+            mpv_terminate_destroy(h)
+            throw MPVError(code: rc, message: String(cString: mpv_error_string(rc)), operation: "initialize")
+        }
+        for (index, entry) in Self.observed.enumerated() {
+            mpv_observe_property(h, UInt64(index), entry.name, entry.format)
+        }
+        let thread = Thread { [self] in self.runEventLoop() }
+        thread.name = "mpv-events"
+        thread.start()
+    }
+
+    deinit { shutdown() }
+
+    /// Loads a URL or file path, replacing what plays, starting at `start` seconds.
+    /// Async: a dead URL is reported later as `.endFile(.error)`, never blocks the caller.
+    public func load(_ url: String, start: Double, paused: Bool = false) {
+        setProperty("pause", paused ? "yes" : "no")
+        let startOption = String(format: "start=%.3f", max(0, start))
+        command(["loadfile", url, "replace", startOption])
+    }
+
+    /// Exact seek to an absolute position in seconds.
+    public func seek(to seconds: Double) {
+        command(["seek", String(format: "%.3f", max(0, seconds)), "absolute+exact"])
+    }
+
+    public func setPaused(_ paused: Bool) { setProperty("pause", paused ? "yes" : "no") }
+    public func setSpeed(_ rate: Double) { setProperty("speed", String(format: "%.3f", rate)) }
+    public func setVolume(_ volume: Double) { setProperty("volume", String(format: "%.1f", volume)) }
+    public func setMuted(_ muted: Bool) { setProperty("mute", muted ? "yes" : "no") }
+    /// Unloads the file; mpv stays idle.
+    public func stop() { command(["stop"]) }
+
+    /// Stops the event thread and destroys the handle. Safe to call more than once.
+    public func shutdown() {
+        lock.lock()
+        if isShutDown { lock.unlock(); return }
+        isShutDown = true
+        lock.unlock()
+        mpv_wakeup(handle)
+        eventThreadDone.wait()
+        mpv_terminate_destroy(handle)
+        continuation.finish()
+    }
+
+    // MARK: - Sending
+
+    private func command(_ args: [String]) {
+        lock.lock(); defer { lock.unlock() }
+        guard !isShutDown else { return }
+        // mpv copies the strings before mpv_command_async returns.
+        var cStrings: [UnsafeMutablePointer<CChar>?] = args.map { strdup($0) }
+        cStrings.append(nil)
+        defer { cStrings.forEach { free($0) } }
+        cStrings.withUnsafeMutableBufferPointer { buffer in
+            buffer.baseAddress!.withMemoryRebound(to: UnsafePointer<CChar>?.self, capacity: buffer.count) { argv in
+                _ = mpv_command_async(handle, Self.commandReplyID, argv)
+            }
+        }
+    }
+
+    private func setProperty(_ name: String, _ value: String) {
+        lock.lock(); defer { lock.unlock() }
+        guard !isShutDown else { return }
+        var cValue: UnsafeMutablePointer<CChar>? = strdup(value)
+        defer { free(cValue) }
+        _ = mpv_set_property_async(handle, Self.propertyReplyID, name, MPV_FORMAT_STRING, &cValue)
+    }
+
+    static let commandReplyID: UInt64 = 1
+    static let propertyReplyID: UInt64 = 2
+
+    // MARK: - Receiving
+
+    private func runEventLoop() {
+        defer { eventThreadDone.signal() }
+        while true {
+            lock.lock(); let stopping = isShutDown; lock.unlock()
+            if stopping { return }
+            guard let event = mpv_wait_event(handle, 1)?.pointee else { continue }
+            if event.event_id == MPV_EVENT_NONE { continue }
+            if let decoded = decode(event) { continuation.yield(decoded) }
+            if event.event_id == MPV_EVENT_SHUTDOWN { return }
+        }
+    }
+}

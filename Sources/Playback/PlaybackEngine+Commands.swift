@@ -1,0 +1,111 @@
+import EarshotCore
+import Foundation
+
+extension PlaybackEngine {
+    /// Carries out one client command. Throws a message for the client when it cannot.
+    public func handle(_ command: ClientCommand) async throws(CommandError) {
+        switch command {
+        case .play(let id): try await play(episodeID: id)
+        case .pause: try requireEpisode(); setPaused(true); await savePosition(force: true)
+        case .resume: try await resume()
+        case .toggle:
+            try requireEpisode()
+            if state.paused { try await resume() } else { setPaused(true); await savePosition(force: true) }
+        case .stop: await stop()
+        case .seek(let to): try requireEpisode(); await seek(to: to)
+        case .skip(let by):
+            try requireEpisode()
+            await seek(to: ResumePoint.skip(from: state.position, by: by, duration: state.duration))
+        case .rate(let value):
+            state.rate = value
+            player.setSpeed(value)
+            publishState()
+        case .volume(let value):
+            state.volume = value
+            player.setVolume(value)
+            publishState()
+        case .mute(let on):
+            state.muted = on
+            player.setMuted(on)
+            publishState()
+        }
+    }
+
+    private func requireEpisode() throws(CommandError) {
+        guard state.episode != nil else { throw CommandError("nothing is playing") }
+    }
+
+    /// Plays an episode from where the listener left off; the one already loaded just resumes.
+    func play(episodeID: Int64) async throws(CommandError) {
+        if state.episode?.id == episodeID, loaded {
+            try await resume()
+            return
+        }
+        let found: Episode?
+        do { found = try await store.episode(id: episodeID) } catch {
+            throw CommandError("could not read the library: \(error)")
+        }
+        guard let episode = found else { throw CommandError("no episode with id \(episodeID)") }
+        await savePosition(force: true)
+        let start = ResumePoint.start(saved: episode.position, duration: episode.duration, played: episode.played)
+        load(episode, at: start)
+    }
+
+    private func load(_ episode: Episode, at start: Double) {
+        current = episode
+        savedPosition = -1
+        loaded = true
+        state.episode = NowPlaying(episode)
+        state.position = start
+        state.duration = episode.duration
+        state.paused = false
+        state.buffering = true
+        state.chapters = []
+        state.chapter = -1
+        state.error = nil
+        player.load(resolveMedia(episode.mediaURL), start: start)
+        publishState()
+    }
+
+    private func resume() async throws(CommandError) {
+        guard let episode = current, state.episode != nil else { throw CommandError("nothing is playing") }
+        if loaded {
+            setPaused(false)
+        } else {
+            // It ended or failed: open it again where it stopped (from the top if finished).
+            var fresh = episode
+            if let stored = try? await store.episode(id: episode.id) { fresh = stored }
+            load(fresh, at: ResumePoint.start(saved: fresh.position, duration: fresh.duration, played: fresh.played))
+        }
+    }
+
+    private func setPaused(_ paused: Bool) {
+        guard state.paused != paused else { return }
+        state.paused = paused
+        player.setPaused(paused)
+        publishState()
+    }
+
+    private func seek(to seconds: Double) async {
+        let target = state.duration > 0 ? min(seconds, state.duration) : seconds
+        state.position = target
+        if loaded { player.seek(to: target) }
+        publishState()
+        await savePosition(force: true)
+    }
+
+    private func stop() async {
+        await savePosition(force: true)
+        player.stop()
+        loaded = false
+        current = nil
+        state.episode = nil
+        state.position = 0
+        state.duration = 0
+        state.paused = true
+        state.buffering = false
+        state.chapters = []
+        state.chapter = -1
+        publishState()
+    }
+}

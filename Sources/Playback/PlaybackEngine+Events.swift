@@ -1,0 +1,88 @@
+import EarshotCore
+import Foundation
+
+extension PlaybackEngine {
+    /// Folds one mpv event into the state. Property changes that clients draw publish a
+    /// `state`; the position alone only moves with the 0.5 s `time` ticks.
+    func apply(_ event: MPVEvent) async {
+        switch event {
+        case .property(let property):
+            applyProperty(property)
+        case .fileLoaded:
+            state.buffering = false
+            publishState()
+        case .playbackRestart:
+            // A seek or load finished: clients should see the new position now.
+            state.buffering = false
+            publishState()
+        case .endFile(let reason):
+            await ended(reason)
+        case .commandFailed(let message):
+            state.error = message
+            publishState()
+        case .startFile, .seek, .shutdown:
+            break
+        }
+    }
+
+    private func applyProperty(_ property: MPVProperty) {
+        switch property {
+        case .timePosition(let position):
+            // mpv reports nil between files; keep the last known position then.
+            if let position, loaded {
+                state.position = position
+                let chapter = PlaybackState.chapterIndex(at: position, in: state.chapters)
+                if chapter != state.chapter { state.chapter = chapter; publishState() }
+            }
+        case .duration(let duration):
+            if let duration, duration > 0, loaded, abs(duration - state.duration) > 0.01 {
+                state.duration = duration
+                publishState()
+            }
+        case .paused(let paused):
+            // Normally an echo of our own command; a change from elsewhere is reported.
+            if loaded, paused != state.paused { state.paused = paused; publishState() }
+        case .speed(let rate):
+            if abs(rate - state.rate) > 0.0001 { state.rate = rate; publishState() }
+        case .volume(let volume):
+            if abs(volume - state.volume) > 0.01 { state.volume = volume; publishState() }
+        case .muted(let muted):
+            if muted != state.muted { state.muted = muted; publishState() }
+        case .pausedForCache(let waiting):
+            if loaded, waiting != state.buffering { state.buffering = waiting; publishState() }
+        case .seeking:
+            break
+        case .chapters(let chapters):
+            if loaded, chapters != state.chapters {
+                state.chapters = chapters
+                state.chapter = PlaybackState.chapterIndex(at: state.position, in: chapters)
+                publishState()
+            }
+        case .chapter:
+            break // derived from the position, so it follows seeks without waiting on mpv
+        }
+    }
+
+    private func ended(_ reason: MPVEndReason) async {
+        guard loaded, let episode = current else { return }
+        switch reason {
+        case .eof:
+            loaded = false
+            state.paused = true
+            state.buffering = false
+            state.position = state.duration
+            do { try await store.setPlayed(episodeID: episode.id, played: true) } catch {
+                state.error = "could not mark it played: \(error)"
+            }
+            publishState()
+        case .error(let message):
+            loaded = false
+            state.paused = true
+            state.buffering = false
+            state.error = "could not play \(episode.title): \(message)"
+            publishState()
+        case .stopped, .other:
+            break // our own stop or a replacement load: already accounted for
+        }
+    }
+}

@@ -1,0 +1,111 @@
+import EarshotCore
+import Foundation
+import Library
+
+/// The single source of truth for what is playing. It turns client commands into mpv calls,
+/// folds mpv's events into `PlaybackState`, saves positions to the library and tells
+/// subscribers (the web server) about every change.
+public actor PlaybackEngine {
+    /// Where a message for every client goes (the server's broadcast).
+    public typealias Listener = @Sendable (ServerMessage) -> Void
+
+    let player: MPVPlayer
+    let store: LibraryStore
+    /// Turns a stored media URL into what mpv should open (e.g. a bundled file's path).
+    let resolveMedia: @Sendable (String) -> String
+
+    public internal(set) var state = PlaybackState()
+    private(set) var seq: UInt64 = 0
+    var listeners: [UUID: Listener] = [:]
+    /// Whether mpv holds the file of `state.episode` (false after it ended or failed).
+    var loaded = false
+    /// The episode's stored data, for saving and end-of-file bookkeeping.
+    var current: Episode?
+    var lastSaved = Date.distantPast
+    var savedPosition: Double = -1
+    private var eventTask: Task<Void, Never>?
+    private var tickTask: Task<Void, Never>?
+
+    /// How often the position is written while playing.
+    public static let saveInterval: TimeInterval = 5
+    /// How often a `time` message goes out while playing.
+    public static let tickInterval: Duration = .milliseconds(500)
+
+    public init(player: MPVPlayer, store: LibraryStore, resolveMedia: @escaping @Sendable (String) -> String = { $0 }) {
+        self.player = player
+        self.store = store
+        self.resolveMedia = resolveMedia
+    }
+
+    /// Starts consuming mpv's events and the 0.5 s ticker. Call once.
+    public func start() {
+        guard eventTask == nil else { return }
+        let events = player.events
+        eventTask = Task { [weak self] in
+            for await event in events { await self?.apply(event) }
+        }
+        tickTask = Task { [weak self] in
+            while !Task.isCancelled {
+                try? await Task.sleep(for: Self.tickInterval)
+                await self?.tick()
+            }
+        }
+    }
+
+    /// Saves the position and releases mpv. The engine does nothing afterwards.
+    public func shutdown() async {
+        await savePosition(force: true)
+        tickTask?.cancel()
+        player.shutdown()
+        await eventTask?.value
+        eventTask = nil
+    }
+
+    // MARK: - Listeners
+
+    /// Registers a listener; it is told nothing until the next change (ask `snapshot()` first).
+    @discardableResult
+    public func addListener(_ listener: @escaping Listener) -> UUID {
+        let id = UUID()
+        listeners[id] = listener
+        return id
+    }
+
+    public func removeListener(_ id: UUID) { listeners[id] = nil }
+
+    /// The current `state` message (what a client gets on connect).
+    public func snapshot() -> ServerMessage { .state(seq: seq, state) }
+
+    func publishState() {
+        seq += 1
+        let message = ServerMessage.state(seq: seq, state)
+        for listener in listeners.values { listener(message) }
+    }
+
+    func publishTime() {
+        seq += 1
+        let message = ServerMessage.time(seq: seq, position: state.position, duration: state.duration,
+                                         rate: state.rate, paused: state.paused)
+        for listener in listeners.values { listener(message) }
+    }
+
+    private func tick() async {
+        guard state.isPlaying, loaded else { return }
+        publishTime()
+        if Date().timeIntervalSince(lastSaved) >= Self.saveInterval { await savePosition(force: true) }
+    }
+
+    /// Writes the current position of the loaded episode, unless it is already stored.
+    func savePosition(force: Bool = false) async {
+        guard let episode = current, loaded || force else { return }
+        let position = state.position
+        guard position.isFinite, position != savedPosition || !force else { return }
+        do {
+            try await store.savePosition(episodeID: episode.id, position: position)
+            savedPosition = position
+            lastSaved = Date()
+        } catch {
+            state.error = "could not save the position: \(error)"
+        }
+    }
+}

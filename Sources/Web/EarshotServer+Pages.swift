@@ -1,0 +1,42 @@
+import EarshotCore
+import Foundation
+import Mustache
+
+extension EarshotServer {
+    /// Paths the web client routes itself; the server renders the same page for each, with the
+    /// library in it so the first paint shows something before any script runs.
+    static func isPagePath(_ path: String) -> Bool {
+        if path == "/" || path == "/player" { return true }
+        let parts = path.split(separator: "/")
+        return parts.count == 2 && (parts[0] == "podcast" || parts[0] == "episode") && Int64(parts[1]) != nil
+    }
+
+    func page(_ request: HTTPRequest) async -> HTTPResponse? {
+        guard Self.isPagePath(request.path) else { return nil }
+        do {
+            let podcasts = try await store.podcasts()
+            let episodes = try await store.recentEpisodes(limit: 100)
+            let context: MustacheValue = [
+                "version": .string(assetVersion),
+                "podcasts": .array(podcasts.map { p in
+                    ["id": .number(Double(p.id)), "title": .string(p.title), "author": .string(p.author),
+                     "artwork": p.artworkURL.map(MustacheValue.string) ?? .null,
+                     "episodeCount": .number(Double(p.episodeCount))]
+                }),
+                "episodes": .array(episodes.map { e in
+                    ["id": .number(Double(e.id)), "title": .string(e.title), "podcast": .string(e.podcastTitle),
+                     "podcastId": .number(Double(e.podcastID)),
+                     "artwork": e.artworkURL.map(MustacheValue.string) ?? .null,
+                     "durationText": .string(DisplayFormat.duration(e.duration)),
+                     "dateText": .string(DisplayFormat.date(e.published)),
+                     "dateISO": .string(DisplayFormat.isoDay(e.published)), "played": .bool(e.played)]
+                }),
+            ]
+            let html = try templates.render("index", context)
+            return HTTPResponse(status: 200, contentType: "text/html; charset=utf-8",
+                                headers: [("cache-control", "no-store")], body: Data(html.utf8))
+        } catch {
+            return .error(500, "could not render the page: \(error)")
+        }
+    }
+}

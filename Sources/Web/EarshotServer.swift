@@ -1,0 +1,93 @@
+import EarshotCore
+import Foundation
+import Library
+import Mustache
+import Playback
+
+/// The web face of Earshot: routes HTTP to the API, pages and files, turns socket frames into
+/// engine commands, and broadcasts every engine message to every client.
+public final class EarshotServer: WebHandler, @unchecked Sendable {
+    // @unchecked: every stored property is immutable after init except `transport`'s own
+    // locked state and `libraryVersion`, which is atomic behind `versionLock`.
+    public let configuration: ServerConfiguration
+    let store: LibraryStore
+    let engine: PlaybackEngine
+    let files: StaticFiles
+    let templates: MustacheLibrary
+    let transport: LWSServer
+    let subscriptions: Subscriptions
+    private let versionLock = NSLock()
+    private var _libraryVersion: UInt64 = 1
+    /// Changes with each asset set, so a new release busts cached CSS and JS.
+    let assetVersion = String(UInt64(Date().timeIntervalSince1970), radix: 36)
+
+    public init(configuration: ServerConfiguration, store: LibraryStore, engine: PlaybackEngine) throws {
+        self.configuration = configuration
+        self.store = store
+        self.engine = engine
+        files = StaticFiles(root: configuration.publicDirectory)
+        templates = try MustacheLibrary(directory: configuration.templatesDirectory)
+        subscriptions = Subscriptions(store: store)
+        transport = LWSServer(host: configuration.host)
+    }
+
+    /// The port actually bound (differs from the configuration when that said 0).
+    public var port: Int { transport.port }
+
+    /// Binds, starts serving and forwards every engine message to every client.
+    public func start() async throws {
+        try transport.start(port: configuration.port, handler: self)
+        let transport = self.transport
+        await engine.addListener { message in transport.send(message) }
+    }
+
+    /// Stops serving. The engine is left to its owner.
+    public func stop() { transport.stop() }
+
+    var libraryVersion: UInt64 {
+        versionLock.lock(); defer { versionLock.unlock() }
+        return _libraryVersion
+    }
+
+    /// Tells every client that lists changed.
+    func libraryChanged() {
+        versionLock.lock(); _libraryVersion += 1; let version = _libraryVersion; versionLock.unlock()
+        transport.send(.library(version: version))
+    }
+
+    // MARK: - WebHandler
+
+    public func respond(to request: HTTPRequest) async -> HTTPResponse {
+        if request.path.hasPrefix("/api/") { return await api(request) }
+        guard request.method == "GET" || request.method == "HEAD" else {
+            return .error(405, "\(request.method) is not allowed here")
+        }
+        if let page = await page(request) { return page }
+        return files.respond(to: request) ?? .error(404, "no such file: \(request.path)")
+    }
+
+    public func socketOpened(_ client: ClientID) async {
+        transport.send(await engine.snapshot(), to: client)
+    }
+
+    public func socketReceived(_ text: String, from client: ClientID) async {
+        let (id, decoded) = ClientCommand.decode(text)
+        switch decoded {
+        case .failure(let error):
+            transport.send(.error(id: id, message: error.message), to: client)
+        case .success(let command):
+            do {
+                try await engine.handle(command)
+                transport.send(.ack(id: id), to: client)
+            } catch {
+                transport.send(.error(id: id, message: error.message), to: client)
+            }
+        }
+    }
+
+    public func socketRejectedFrame(_ reason: String, from client: ClientID) async {
+        transport.send(.error(id: .null, message: reason), to: client)
+    }
+
+    public func socketClosed(_ client: ClientID) async {}
+}

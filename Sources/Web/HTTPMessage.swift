@@ -1,0 +1,65 @@
+import Foundation
+
+/// An HTTP request as the server hands it to Swift code: no lws types.
+public struct HTTPRequest: Sendable {
+    public var method: String
+    /// The decoded path, e.g. "/api/podcasts/3".
+    public var path: String
+    public var query: [String: String]
+    /// Lower-cased names: "host", "origin", "if-none-match", "content-type".
+    public var headers: [String: String]
+    public var body: Data
+
+    public init(method: String, path: String, query: [String: String] = [:], headers: [String: String] = [:], body: Data = Data()) {
+        self.method = method; self.path = path; self.query = query; self.headers = headers; self.body = body
+    }
+
+    /// Parses "a=1&b=two" (percent-decoded, "+" as space).
+    public static func parseQuery(_ string: String) -> [String: String] {
+        var result: [String: String] = [:]
+        for pair in string.split(separator: "&") {
+            let parts = pair.split(separator: "=", maxSplits: 1)
+            func decode(_ s: Substring) -> String {
+                String(s).replacingOccurrences(of: "+", with: " ").removingPercentEncoding ?? String(s)
+            }
+            guard let key = parts.first else { continue }
+            result[decode(key)] = parts.count > 1 ? decode(parts[1]) : ""
+        }
+        return result
+    }
+}
+
+/// An HTTP response: status, headers, the whole body.
+public struct HTTPResponse: Sendable {
+    public var status: Int
+    public var contentType: String
+    /// Extra headers, lower-case names.
+    public var headers: [(String, String)]
+    public var body: Data
+
+    public init(status: Int, contentType: String = "text/plain; charset=utf-8", headers: [(String, String)] = [], body: Data = Data()) {
+        self.status = status; self.contentType = contentType; self.headers = headers; self.body = body
+    }
+
+    /// A JSON body from an Encodable value.
+    public static func json<T: Encodable>(_ value: T, status: Int = 200) -> HTTPResponse {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.withoutEscapingSlashes]
+        do {
+            return HTTPResponse(status: status, contentType: "application/json", headers: [("cache-control", "no-store")],
+                                body: try encoder.encode(value))
+        } catch {
+            return .error(500, "could not encode the answer: \(error)")
+        }
+    }
+
+    /// `{"error": message}` with a status: the one shape every failure takes.
+    public static func error(_ status: Int, _ message: String) -> HTTPResponse {
+        let body = (try? JSONEncoder().encode(["error": message])) ?? Data()
+        return HTTPResponse(status: status, contentType: "application/json", headers: [("cache-control", "no-store")], body: body)
+    }
+
+    public static func text(_ status: Int, _ text: String) -> HTTPResponse {
+        HTTPResponse(status: status, body: Data(text.utf8))
+    }
+}

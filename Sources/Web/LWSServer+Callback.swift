@@ -1,0 +1,151 @@
+import CWebSockets
+import EarshotCore
+import Foundation
+
+/// The one C entry point: finds the server from the context's user pointer.
+func earshotLWSCallback(_ wsi: OpaquePointer?, _ reason: lws_callback_reasons, _ user: UnsafeMutableRawPointer?,
+                        _ input: UnsafeMutableRawPointer?, _ len: Int) -> Int32 {
+    guard let wsi, let context = lws_get_context(wsi), let raw = lws_context_user(context) else {
+        return lws_callback_http_dummy(wsi, reason, user, input, len)
+    }
+    let server = Unmanaged<LWSServer>.fromOpaque(raw).takeUnretainedValue()
+    return server.callback(wsi, reason, user, input, len)
+}
+
+extension LWSServer {
+    /// Service thread: one lws event.
+    func callback(_ wsi: OpaquePointer, _ reason: lws_callback_reasons, _ user: UnsafeMutableRawPointer?,
+                  _ input: UnsafeMutableRawPointer?, _ len: Int) -> Int32 {
+        switch reason {
+        case LWS_CALLBACK_HTTP:
+            return beginHTTP(wsi, path: string(input, len))
+        case LWS_CALLBACK_HTTP_BODY:
+            let conn = connection(wsi)
+            if conn.body.count + len > Self.maxBody { conn.bodyTooLarge = true; conn.body = Data() }
+            else if let input, len > 0 { conn.body.append(input.assumingMemoryBound(to: UInt8.self), count: len) }
+            return 0
+        case LWS_CALLBACK_HTTP_BODY_COMPLETION:
+            let conn = connection(wsi)
+            if conn.bodyTooLarge { return refuse(wsi, conn, 413, "request body too large", close: true) }
+            dispatch(conn)
+            return 0
+        case LWS_CALLBACK_HTTP_WRITEABLE:
+            return writeHTTP(wsi)
+        case LWS_CALLBACK_FILTER_PROTOCOL_CONNECTION:
+            return filterSocket(wsi)
+        case LWS_CALLBACK_ESTABLISHED:
+            let conn = connection(wsi)
+            conn.isSocket = true
+            socketContinuation.yield(.opened(conn.id))
+            return 0
+        case LWS_CALLBACK_RECEIVE:
+            receiveFrame(wsi, input, len)
+            return 0
+        case LWS_CALLBACK_SERVER_WRITEABLE:
+            return writeSocket(wsi)
+        case LWS_CALLBACK_CLOSED:
+            if let conn = connections[key(wsi)], conn.isSocket {
+                conn.isSocket = false
+                socketContinuation.yield(.closed(conn.id))
+            }
+            return 0
+        case LWS_CALLBACK_WSI_DESTROY:
+            if let conn = connections.removeValue(forKey: key(wsi)) {
+                wsiByClient[conn.id] = nil
+                if conn.isSocket { socketContinuation.yield(.closed(conn.id)) }
+            }
+            return lws_callback_http_dummy(wsi, reason, user, input, len)
+        case LWS_CALLBACK_EVENT_WAIT_CANCELLED:
+            drainOutbox()
+            return 0
+        default:
+            return lws_callback_http_dummy(wsi, reason, user, input, len)
+        }
+    }
+
+    func key(_ wsi: OpaquePointer) -> UInt { UInt(bitPattern: Int(bitPattern: UnsafeRawPointer(wsi))) }
+
+    /// The connection record for a wsi, made on first sight.
+    func connection(_ wsi: OpaquePointer) -> Connection {
+        if let conn = connections[key(wsi)] { return conn }
+        let conn = Connection(id: nextClientID)
+        nextClientID += 1
+        connections[key(wsi)] = conn
+        wsiByClient[conn.id] = wsi
+        return conn
+    }
+
+    func string(_ input: UnsafeMutableRawPointer?, _ len: Int) -> String {
+        guard let input, len > 0 else { return "" }
+        return String(decoding: UnsafeRawBufferPointer(start: input, count: len), as: UTF8.self)
+    }
+
+    func header(_ wsi: OpaquePointer, _ token: lws_token_indexes) -> String? {
+        let length = Int(lws_hdr_total_length(wsi, token))
+        guard length > 0 else { return nil }
+        var buffer = [CChar](repeating: 0, count: length + 1)
+        guard lws_hdr_copy(wsi, &buffer, Int32(buffer.count), token) >= 0 else { return nil }
+        return String(cString: buffer)
+    }
+
+    // MARK: - HTTP requests
+
+    private func beginHTTP(_ wsi: OpaquePointer, path: String) -> Int32 {
+        let conn = connection(wsi)
+        conn.resetRequest()
+        conn.path = path.isEmpty ? "/" : path
+        conn.query = header(wsi, WSI_TOKEN_HTTP_URI_ARGS) ?? ""
+        for (name, token) in [("host", WSI_TOKEN_HOST), ("origin", WSI_TOKEN_ORIGIN),
+                              ("if-none-match", WSI_TOKEN_HTTP_IF_NONE_MATCH),
+                              ("content-type", WSI_TOKEN_HTTP_CONTENT_TYPE),
+                              ("content-length", WSI_TOKEN_HTTP_CONTENT_LENGTH)] {
+            if let value = header(wsi, token) { conn.headers[name] = value }
+        }
+        conn.method = method(wsi)
+        let rules = policy
+        guard rules.allowsHost(conn.headers["host"]) else {
+            return refuse(wsi, conn, 403, "this server answers only to its own host name", close: true)
+        }
+        let changesState = !["GET", "HEAD", "OPTIONS"].contains(conn.method)
+        if changesState, !rules.allowsOrigin(conn.headers["origin"]) {
+            return refuse(wsi, conn, 403, "cross-origin requests are refused", close: true)
+        }
+        let declared = Int(conn.headers["content-length"] ?? "") ?? 0
+        if declared > Self.maxBody { return refuse(wsi, conn, 413, "request body too large", close: true) }
+        if changesState && declared > 0 { return 0 } // the body follows: LWS_CALLBACK_HTTP_BODY
+        dispatch(conn)
+        return 0
+    }
+
+    private func method(_ wsi: OpaquePointer) -> String {
+        let tokens: [(lws_token_indexes, String)] = [
+            (WSI_TOKEN_GET_URI, "GET"), (WSI_TOKEN_POST_URI, "POST"), (WSI_TOKEN_HEAD_URI, "HEAD"),
+            (WSI_TOKEN_PUT_URI, "PUT"), (WSI_TOKEN_DELETE_URI, "DELETE"), (WSI_TOKEN_OPTIONS_URI, "OPTIONS"),
+            (WSI_TOKEN_PATCH_URI, "PATCH"),
+        ]
+        for (token, name) in tokens where lws_hdr_total_length(wsi, token) > 0 { return name }
+        return "GET"
+    }
+
+    /// Hands the request to Swift on its own task; the answer comes back through the outbox.
+    private func dispatch(_ conn: Connection) {
+        let request = conn.request
+        let id = conn.id
+        guard let handler else { return }
+        Task { [weak self] in
+            let response = await handler.respond(to: request)
+            self?.deliver(response, to: id)
+        }
+    }
+
+    /// Answers now (on the service thread) with an error, then closes the connection when asked.
+    private func refuse(_ wsi: OpaquePointer, _ conn: Connection, _ status: Int, _ message: String, close: Bool) -> Int32 {
+        conn.response = .error(status, message)
+        conn.response?.headers.append(("connection", "close"))
+        conn.headersSent = false
+        conn.offset = 0
+        conn.closeAfterResponse = close
+        lws_callback_on_writable(wsi)
+        return 0
+    }
+}

@@ -1,0 +1,41 @@
+import EarshotCore
+import Foundation
+
+extension LWSServer {
+    /// Everything the server knows about one lws connection. Service thread only.
+    final class Connection {
+        let id: ClientID
+        var isSocket = false
+
+        // The HTTP request being read.
+        var method = "GET"
+        var path = "/"
+        var query = ""
+        var headers: [String: String] = [:]
+        var body = Data()
+        var bodyTooLarge = false
+
+        // The HTTP response being written.
+        var response: HTTPResponse?
+        var headersSent = false
+        var offset = 0
+        /// Close the connection once the response is out (refusals).
+        var closeAfterResponse = false
+
+        // WebSocket.
+        var outbox = SocketOutbox()
+        var rx = Data()
+        var rxTooLarge = false
+        var rxBinary = false
+
+        init(id: ClientID) { self.id = id }
+
+        func resetRequest() {
+            method = "GET"; path = "/"; query = ""; headers = [:]; body = Data(); bodyTooLarge = false
+        }
+
+        var request: HTTPRequest {
+            HTTPRequest(method: method, path: path, query: HTTPRequest.parseQuery(query), headers: headers, body: body)
+        }
+    }
+}

@@ -1,0 +1,169 @@
+import CWebSockets
+import EarshotCore
+import Foundation
+
+/// The libwebsockets owner: one context, one listening vhost, one service thread that owns
+/// every lws object. Other threads only touch the locked outbox and call `lws_cancel_service`
+/// (lws's one thread-safe call); the service thread then moves the outbox onto connections
+/// and writes in the writeable callbacks.
+public final class LWSServer: @unchecked Sendable {
+    // @unchecked: `context` is used from other threads only through lws_cancel_service;
+    // `connections` and friends are touched only on the service thread; `outbox` is locked.
+    var context: OpaquePointer?
+    public private(set) var port: Int = 0
+    public let host: String
+    /// Host/Origin rules; set once the port is bound, before the service thread starts.
+    var policy: AccessPolicy
+    weak var handler: (any WebHandler)?
+
+    // Service thread only.
+    var connections: [UInt: Connection] = [:]
+    var wsiByClient: [ClientID: OpaquePointer] = [:]
+    var nextClientID: ClientID = 1
+    var protocols: UnsafeMutablePointer<lws_protocols>?
+    var protocolName: UnsafeMutablePointer<CChar>?
+    var ifaceName: UnsafeMutablePointer<CChar>?
+
+    // Any thread, under `lock`.
+    let lock = NSLock()
+    var outboxResponses: [(ClientID, HTTPResponse)] = []
+    var outboxMessages: [(ClientID?, SocketOutbox.Message)] = []
+    var running = false
+    private let stopped = DispatchSemaphore(value: 0)
+
+    /// Socket events in arrival order, for the one task that hands them to the handler.
+    let socketEvents: AsyncStream<SocketEvent>
+    let socketContinuation: AsyncStream<SocketEvent>.Continuation
+
+    enum SocketEvent: Sendable {
+        case opened(ClientID), text(ClientID, String), rejected(ClientID, String), closed(ClientID)
+    }
+
+    /// Largest request body accepted (413 past it) and largest WebSocket message (error past it).
+    public static let maxBody = 1 << 20
+    public static let maxFrame = 64 << 10
+
+    /// - Parameters:
+    ///   - host: the address to bind ("127.0.0.1" by default: loopback only).
+    ///   - port: 0 picks any free port; `port` tells which after `start()`.
+    ///   - hostNames: names a request's Host may use (the port is added once bound).
+    public init(host: String = "127.0.0.1", hostNames: Set<String> = ["127.0.0.1", "localhost", "[::1]"]) {
+        self.host = host
+        self.policy = AccessPolicy(hostNames: hostNames, port: 0)
+        (socketEvents, socketContinuation) = AsyncStream.makeStream(of: SocketEvent.self)
+    }
+
+    deinit { stop() }
+
+    /// Binds and starts the service thread. Throws when the port cannot be bound.
+    public func start(port requested: Int, handler: any WebHandler) throws {
+        self.handler = handler
+        lws_set_log_level(Int32(LLL_ERR.rawValue | LLL_WARN.rawValue), nil)
+
+        protocolName = strdup("earshot")
+        ifaceName = strdup(host)
+        let table = UnsafeMutablePointer<lws_protocols>.allocate(capacity: 2)
+        table.initialize(repeating: lws_protocols(), count: 2)
+        table[0].name = UnsafePointer(protocolName)
+        table[0].callback = earshotLWSCallback
+        table[0].per_session_data_size = 0
+        table[0].rx_buffer_size = 16 << 10
+        protocols = table
+
+        var info = lws_context_creation_info()
+        info.port = Int32(requested)
+        info.iface = UnsafePointer(ifaceName)
+        info.protocols = UnsafePointer(table)
+        info.user = Unmanaged.passUnretained(self).toOpaque()
+        info.options = UInt64(LWS_SERVER_OPTION_VALIDATE_UTF8) | UInt64(LWS_SERVER_OPTION_HTTP_HEADERS_SECURITY_BEST_PRACTICES_ENFORCE)
+        if !host.contains(":") { info.options |= UInt64(LWS_SERVER_OPTION_DISABLE_IPV6) }
+        info.timeout_secs = 30
+        info.ka_time = 0
+
+        guard let context = lws_create_context(&info) else {
+            throw WebError.bind("could not listen on \(host):\(requested) (in use, or not an address of this machine)")
+        }
+        self.context = context
+        if let vhost = lws_get_vhost_by_name(context, "default") {
+            port = Int(lws_get_vhost_listen_port(vhost))
+        } else {
+            port = requested
+        }
+        policy.port = port
+        lock.lock(); running = true; lock.unlock()
+
+        let thread = Thread { [self] in
+            while true {
+                lock.lock(); let go = running; lock.unlock()
+                if !go { break }
+                _ = lws_service(context, 0)
+            }
+            stopped.signal()
+        }
+        thread.name = "lws-service"
+        thread.start()
+
+        let events = socketEvents
+        Task { [weak handler] in
+            for await event in events {
+                guard let handler else { break }
+                switch event {
+                case .opened(let id): await handler.socketOpened(id)
+                case .text(let id, let text): await handler.socketReceived(text, from: id)
+                case .rejected(let id, let reason): await handler.socketRejectedFrame(reason, from: id)
+                case .closed(let id): await handler.socketClosed(id)
+                }
+            }
+        }
+    }
+
+    /// Stops serving: the service thread ends, every connection closes, the port is freed.
+    public func stop() {
+        lock.lock()
+        let wasRunning = running
+        running = false
+        lock.unlock()
+        guard let context else { return }
+        if wasRunning {
+            lws_cancel_service(context)
+            stopped.wait()
+        }
+        lws_context_destroy(context)
+        self.context = nil
+        socketContinuation.finish()
+        protocols?.deallocate(); protocols = nil
+        free(protocolName); protocolName = nil
+        free(ifaceName); ifaceName = nil
+    }
+
+    // MARK: - From any thread
+
+    /// Queues a message for one client (`to`) or for every WebSocket client (`to: nil`).
+    public func send(_ message: ServerMessage, to client: ClientID? = nil) {
+        enqueue(SocketOutbox.Message(message), to: client)
+    }
+
+    func enqueue(_ message: SocketOutbox.Message, to client: ClientID?) {
+        lock.lock()
+        outboxMessages.append((client, message))
+        let go = running
+        lock.unlock()
+        if go, let context { lws_cancel_service(context) }
+    }
+
+    func deliver(_ response: HTTPResponse, to client: ClientID) {
+        lock.lock()
+        outboxResponses.append((client, response))
+        let go = running
+        lock.unlock()
+        if go, let context { lws_cancel_service(context) }
+    }
+}
+
+/// Failures of the transport itself.
+public enum WebError: Error, CustomStringConvertible, Sendable {
+    case bind(String)
+    public var description: String {
+        switch self { case .bind(let message): message }
+    }
+}

@@ -1,0 +1,32 @@
+import Foundation
+
+/// Where the server listens and where its files are.
+public struct ServerConfiguration: Sendable {
+    /// Address to bind: loopback unless the user asks for more.
+    public var host: String
+    /// 0 picks any free port.
+    public var port: Int
+    /// The web client (`Public/`).
+    public var publicDirectory: URL
+    /// Server-rendered pages (`Templates/`).
+    public var templatesDirectory: URL
+
+    public init(host: String = "127.0.0.1", port: Int = 8080, publicDirectory: URL, templatesDirectory: URL) {
+        self.host = host; self.port = port
+        self.publicDirectory = publicDirectory; self.templatesDirectory = templatesDirectory
+    }
+
+    /// The folder holding `Public/` and `Templates/`: the first ancestor of `start` that has both.
+    public static func findWebRoot(from start: URL) -> URL? {
+        var dir = start.standardizedFileURL
+        for _ in 0..<8 {
+            let fm = FileManager.default
+            if fm.fileExists(atPath: dir.appendingPathComponent("Public").path),
+               fm.fileExists(atPath: dir.appendingPathComponent("Templates").path) { return dir }
+            let parent = dir.deletingLastPathComponent()
+            if parent.path == dir.path { break }
+            dir = parent
+        }
+        return nil
+    }
+}

@@ -1,0 +1,89 @@
+import Foundation
+
+/// What `earshot` was asked to do, from its arguments and environment.
+struct Options {
+    enum Command { case serve, subscribe(String), help }
+
+    var command: Command = .serve
+    var host = "127.0.0.1"
+    var port = 8080
+    var dataDirectory: URL
+    var audioOutput: String?
+    var demo = true
+    var webRoot: URL?
+
+    static let usage = """
+    Usage:
+      earshot serve [--port N] [--data DIR] [--audio-output NAME] [--no-demo] [--web-root DIR]
+      earshot subscribe URL [--data DIR]
+      earshot help
+
+    serve          play on this machine and serve the web UI (default: http://127.0.0.1:8080)
+    subscribe URL  add a podcast feed to the library and exit
+
+    --port N             port to listen on; 0 picks a free one (printed)       env EARSHOT_PORT
+    --data DIR           library, downloads and cache                           env EARSHOT_DATA
+                         (default: $XDG_DATA_HOME/earshot or ~/.local/share/earshot)
+    --audio-output NAME  mpv's audio output, e.g. pulse, alsa, pipewire, null    env EARSHOT_AUDIO_OUTPUT
+                         (default: mpv picks)
+    --no-demo            do not add the bundled demo podcast on first start
+    --web-root DIR       folder holding Public/ and Templates/ (default: found next to the program)
+    """
+
+    /// Environment first, then arguments (which win).
+    static func parse(_ arguments: [String], environment: [String: String]) throws -> Options {
+        var options = Options(dataDirectory: defaultDataDirectory(environment))
+        if let port = environment["EARSHOT_PORT"], !port.isEmpty {
+            guard let value = Int(port), (0...65535).contains(value) else { throw OptionError("EARSHOT_PORT must be a port number, not \"\(port)\"") }
+            options.port = value
+        }
+        if let data = environment["EARSHOT_DATA"], !data.isEmpty { options.dataDirectory = URL(fileURLWithPath: data) }
+        if let ao = environment["EARSHOT_AUDIO_OUTPUT"], !ao.isEmpty { options.audioOutput = ao }
+
+        var rest = arguments[...]
+        if let first = rest.first, !first.hasPrefix("-") {
+            rest = rest.dropFirst()
+            switch first {
+            case "serve": options.command = .serve
+            case "help": options.command = .help
+            case "subscribe":
+                guard let url = rest.first, !url.hasPrefix("-") else { throw OptionError("subscribe needs a feed URL") }
+                options.command = .subscribe(url)
+                rest = rest.dropFirst()
+            default: throw OptionError("unknown command \"\(first)\"")
+            }
+        }
+        while let flag = rest.popFirst() {
+            func value() throws -> String {
+                guard let v = rest.popFirst() else { throw OptionError("\(flag) needs a value") }
+                return v
+            }
+            switch flag {
+            case "--port":
+                let v = try value()
+                guard let port = Int(v), (0...65535).contains(port) else { throw OptionError("--port must be 0…65535, not \"\(v)\"") }
+                options.port = port
+            case "--data": options.dataDirectory = URL(fileURLWithPath: try value())
+            case "--audio-output": options.audioOutput = try value()
+            case "--no-demo": options.demo = false
+            case "--web-root": options.webRoot = URL(fileURLWithPath: try value())
+            case "-h", "--help": options.command = .help
+            default: throw OptionError("unknown option \(flag)")
+            }
+        }
+        return options
+    }
+
+    static func defaultDataDirectory(_ environment: [String: String]) -> URL {
+        if let xdg = environment["XDG_DATA_HOME"], !xdg.isEmpty {
+            return URL(fileURLWithPath: xdg).appendingPathComponent("earshot")
+        }
+        let home = environment["HOME"].map { URL(fileURLWithPath: $0) } ?? FileManager.default.homeDirectoryForCurrentUser
+        return home.appendingPathComponent(".local/share/earshot")
+    }
+}
+
+struct OptionError: Error, CustomStringConvertible {
+    var description: String
+    init(_ description: String) { self.description = description }
+}

@@ -1,0 +1,98 @@
+import EarshotCore
+import Foundation
+import Library
+import Playback
+import Web
+
+// Wiring only: parse options, open the library, start mpv and the server, stop cleanly.
+
+setvbuf(stdout, nil, _IOLBF, 0)
+let started = Date()
+
+func fail(_ message: String) -> Never {
+    FileHandle.standardError.write(Data("earshot: \(message)\n".utf8))
+    exit(1)
+}
+
+let options: Options
+do {
+    options = try Options.parse(Array(CommandLine.arguments.dropFirst()), environment: ProcessInfo.processInfo.environment)
+} catch {
+    FileHandle.standardError.write(Data("earshot: \(error)\n\n\(Options.usage)\n".utf8))
+    exit(2)
+}
+
+let libraryPath = options.dataDirectory.appendingPathComponent("library.sqlite").path
+let store: LibraryStore
+do { store = try LibraryStore(path: libraryPath) } catch {
+    fail("cannot open the library at \(libraryPath): \(error)\n(the file was left as it is)")
+}
+
+switch options.command {
+case .help:
+    print(Options.usage)
+    exit(0)
+case .subscribe(let url):
+    do {
+        let podcast = try await Subscriptions(store: store).subscribe(url)
+        print("Subscribed to \(podcast.title) (\(podcast.episodeCount) episodes)")
+        exit(0)
+    } catch {
+        fail(error.description)
+    }
+case .serve:
+    break
+}
+
+let executable = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath().deletingLastPathComponent()
+guard let webRoot = options.webRoot ?? ServerConfiguration.findWebRoot(from: executable)
+        ?? ServerConfiguration.findWebRoot(from: URL(fileURLWithPath: FileManager.default.currentDirectoryPath))
+else { fail("cannot find the Public/ and Templates/ folders; pass --web-root DIR") }
+let publicDirectory = webRoot.appendingPathComponent("Public").standardizedFileURL
+
+let player: MPVPlayer
+do { player = try MPVPlayer(audioOutput: options.audioOutput) } catch {
+    fail("cannot start mpv: \(error)")
+}
+// Root-relative media ("/demo/…") is ours: mpv reads it straight from Public/.
+let engine = PlaybackEngine(player: player, store: store) { url in
+    guard url.hasPrefix("/"), !url.contains("..") else { return url }
+    return publicDirectory.path + url
+}
+await engine.start()
+
+let configuration = ServerConfiguration(host: options.host, port: options.port, publicDirectory: publicDirectory,
+                                        templatesDirectory: webRoot.appendingPathComponent("Templates"))
+let server: EarshotServer
+do {
+    server = try EarshotServer(configuration: configuration, store: store, engine: engine)
+    try await server.start()
+} catch {
+    fail("cannot serve: \(error)")
+}
+
+if options.demo {
+    do { _ = try await Subscriptions(store: store).subscribeDemo(publicDirectory: publicDirectory) } catch {
+        FileHandle.standardError.write(Data("earshot: the demo podcast could not be added: \(error)\n".utf8))
+    }
+}
+
+let elapsed = Int(Date().timeIntervalSince(started) * 1000)
+print("Earshot is serving on http://\(options.host):\(server.port)/")
+FileHandle.standardError.write(Data("earshot: ready in \(elapsed) ms; library \(libraryPath); audio output \(options.audioOutput ?? "auto")\n".utf8))
+
+// Quit cleanly on Ctrl-C / SIGTERM: the position is saved, mpv and the port released.
+signal(SIGINT, SIG_IGN)
+signal(SIGTERM, SIG_IGN)
+let (quitting, quit) = AsyncStream.makeStream(of: Int32.self)
+let signalSources = [SIGINT, SIGTERM].map { sig in
+    let source = DispatchSource.makeSignalSource(signal: sig, queue: .global())
+    source.setEventHandler { quit.yield(sig) }
+    source.resume()
+    return source
+}
+for await _ in quitting { break }
+signalSources.forEach { $0.cancel() }
+server.stop()
+await engine.shutdown()
+exit(0)

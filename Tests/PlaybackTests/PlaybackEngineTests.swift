@@ -1,0 +1,127 @@
+import EarshotCore
+import Foundation
+import Library
+@testable import Playback
+import TestSupport
+import Testing
+
+/// Real mpv with `ao=null`, which plays in real time, so media time tracks the wall clock.
+@Suite("Playback engine on real mpv", .serialized)
+struct PlaybackEngineTests {
+    @Test("play: position advances at about one second per second")
+    func playAdvances() async throws {
+        let h = try await PlaybackHarness.make()
+        defer { h.directory.remove() }
+        try await h.playAndWaitForAudio()
+        let advanced = try await h.mediaSeconds(during: 2)
+        #expect(abs(advanced - 2) < 0.35, "advanced \(advanced) s in 2 s")
+        let state = await h.engine.state
+        #expect(state.episode?.id == h.episode.id)
+        #expect(state.paused == false)
+        #expect(abs(state.duration - 30) < 0.2, "duration \(state.duration)")
+        await h.close()
+    }
+
+    @Test("seek lands within 0.1 s of the target")
+    func exactSeek() async throws {
+        let h = try await PlaybackHarness.make()
+        defer { h.directory.remove() }
+        try await h.playAndWaitForAudio()
+        try await h.engine.handle(.pause)
+        try await h.engine.handle(.seek(to: 17.3))
+        // Wait for mpv to report a position near the target (it reports the decoded frame's time).
+        let landed = await h.wait { abs($0.position - 17.3) < 0.1 }
+        try await Task.sleep(for: .milliseconds(300))
+        let position = await h.engine.state.position
+        #expect(landed)
+        #expect(abs(position - 17.3) < 0.1, "landed at \(position)")
+        // Skips are relative and clamped to the episode.
+        try await h.engine.handle(.skip(by: -15))
+        #expect(await h.wait { abs($0.position - 2.3) < 0.1 })
+        try await h.engine.handle(.skip(by: -15))
+        #expect(await h.wait { $0.position < 0.1 })
+        await h.close()
+    }
+
+    @Test("rate 2 plays about two seconds per second, and is in the state")
+    func doubleSpeed() async throws {
+        let h = try await PlaybackHarness.make()
+        defer { h.directory.remove() }
+        try await h.playAndWaitForAudio()
+        try await h.engine.handle(.rate(2))
+        #expect(await h.wait { $0.rate == 2 })
+        try await Task.sleep(for: .milliseconds(300))
+        let advanced = try await h.mediaSeconds(during: 2)
+        #expect(abs(advanced - 4) < 0.6, "advanced \(advanced) s in 2 s at 2x")
+        await h.close()
+    }
+
+    @Test("pause stops time; resume starts it again")
+    func pauseStopsTime() async throws {
+        let h = try await PlaybackHarness.make()
+        defer { h.directory.remove() }
+        try await h.playAndWaitForAudio()
+        try await h.engine.handle(.pause)
+        try await Task.sleep(for: .milliseconds(200))
+        let advanced = try await h.mediaSeconds(during: 1.2)
+        #expect(abs(advanced) < 0.05, "moved \(advanced) s while paused")
+        #expect(await h.engine.state.paused)
+        try await h.engine.handle(.toggle)
+        #expect(await h.wait { !$0.paused })
+        let moving = try await h.mediaSeconds(during: 1)
+        #expect(moving > 0.6, "after resume moved only \(moving) s")
+        await h.close()
+    }
+
+    @Test("the position survives a new engine on the same database, and play resumes there")
+    func resumeAcrossEngines() async throws {
+        let directory = TemporaryDirectory()
+        defer { directory.remove() }
+        let first = try await PlaybackHarness.make(directory: directory)
+        try await first.playAndWaitForAudio()
+        try await first.engine.handle(.seek(to: 12))
+        #expect(await first.wait { abs($0.position - 12) < 0.2 })
+        try await Task.sleep(for: .milliseconds(500))
+        await first.close() // saves on quit
+        let saved = try #require(try await first.store.episode(id: first.episode.id)).position
+        #expect(saved >= 12 && saved < 13.5, "saved \(saved)")
+
+        let second = try await PlaybackHarness.make(directory: directory)
+        try await second.engine.handle(.play(episode: second.episode.id))
+        #expect(await second.wait { !$0.buffering && $0.position > 12 })
+        let position = await second.engine.state.position
+        #expect(position >= saved - 0.2 && position < saved + 2, "resumed at \(position), saved \(saved)")
+        await second.close()
+    }
+
+    @Test("commands that make no sense are refused with a message, and nothing breaks")
+    func refusals() async throws {
+        let h = try await PlaybackHarness.make()
+        defer { h.directory.remove() }
+        await #expect(throws: CommandError("nothing is playing")) { try await h.engine.handle(.pause) }
+        await #expect(throws: CommandError("no episode with id 999")) { try await h.engine.handle(.play(episode: 999)) }
+        try await h.playAndWaitForAudio()
+        #expect(await h.engine.state.error == nil)
+        await h.close()
+    }
+
+    @Test("a dead media URL is reported as an error in the state")
+    func deadURL() async throws {
+        let directory = TemporaryDirectory()
+        defer { directory.remove() }
+        let store = try LibraryStore(path: directory.file("library.sqlite").path)
+        let podcast = try await store.subscribe(feedURL: "http://127.0.0.1/dead.xml", content: FeedContent(title: "Dead", items: [
+            FeedItem(guid: "x", title: "Gone", enclosureURL: directory.file("missing.mp3").path),
+        ]))
+        let episode = try #require(try await store.episodes(podcastID: podcast.id).first)
+        let engine = PlaybackEngine(player: try MPVPlayer(audioOutput: "null"), store: store)
+        await engine.start()
+        try await engine.handle(.play(episode: episode.id))
+        let deadline = Date().addingTimeInterval(5)
+        while await engine.state.error == nil && Date() < deadline { try await Task.sleep(for: .milliseconds(20)) }
+        let state = await engine.state
+        #expect(state.error?.contains("Gone") == true, "error: \(state.error ?? "none")")
+        #expect(state.paused)
+        await engine.shutdown()
+    }
+}

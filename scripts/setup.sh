@@ -1,0 +1,36 @@
+#!/usr/bin/env bash
+# Installs what Earshot needs and is missing; does nothing when all is there.
+#   scripts/setup.sh run    build + run needs (C libraries)
+#   scripts/setup.sh test   also the browser-test needs (Chromium, its driver, a venv with selenium)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+mode=${1:-run}
+packages=(libmpv-dev libwebsockets-dev libsqlite3-dev libxml2-dev pkg-config)
+if [ "$mode" = test ]; then
+    packages+=(chromium chromium-driver python3-venv)
+fi
+
+missing=()
+for p in "${packages[@]}"; do
+    dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+if [ ${#missing[@]} -gt 0 ]; then
+    echo "setup: installing ${missing[*]}"
+    sudo=""
+    [ "$(id -u)" -eq 0 ] || sudo="sudo"
+    $sudo apt-get update -qq
+    DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+fi
+
+if [ "$mode" = test ]; then
+    # Debian's own python3 has python3-venv; fall back to whatever python3 is first on PATH.
+    python=/usr/bin/python3
+    [ -x "$python" ] || python=$(command -v python3)
+    if ! .venv/bin/python -c "import selenium, pytest" 2>/dev/null; then
+        echo "setup: creating .venv with selenium and pytest"
+        rm -rf .venv
+        "$python" -m venv .venv
+        .venv/bin/pip install -q --disable-pip-version-check selenium pytest
+    fi
+fi
