@@ -211,11 +211,11 @@ struct ByteScanner {
         return key
     }
 
-    static let weekdays: [UInt32] = ["mon", "tue", "wed", "thu", "fri", "sat", "sun"].map { pack($0) }
+    static let weekdays: [UInt32] = ["mon", "tue", "wed", "thu", "fri", "sat", "sun"].map(packString)
     static let months: [UInt32] = ["jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec"]
-        .map { pack($0) }
+        .map(packString)
 
-    private static func pack(_ text: String) -> UInt32 {
+    private static func packString(_ text: String) -> UInt32 {
         text.utf8.prefix(3).reduce(0) { $0 << 8 | UInt32($1) }
     }
 }

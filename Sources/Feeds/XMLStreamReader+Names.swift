@@ -1,4 +1,5 @@
 import CLibXML2
+import Foundation
 
 /// Turns the current element's name into a `FeedElement` without building a String per element.
 ///
@@ -23,9 +24,9 @@ struct NameCache {
         guard let name = xmlTextReaderConstLocalName(reader) else { return .unknown }
         let namespace = xmlTextReaderConstNamespaceUri(reader)
         let key = Key(namespace: UInt(bitPattern: namespace), name: UInt(bitPattern: name))
-        let length = strlen(name)
+        let length = Int(xmlStrlen(name))
         if let entry = entries[key], entry.name.count == length,
-           entry.name.withUnsafeBufferPointer({ memcmp($0.baseAddress, name, length) == 0 }) {
+           entry.name.elementsEqual(UnsafeBufferPointer(start: name, count: length)) {
             return entry.element
         }
         let nameBytes = Array(UnsafeBufferPointer(start: name, count: length))

@@ -1,4 +1,5 @@
 import CLibXML2
+import Foundation
 
 /// A pull reader over one XML document in memory: libxml2's `xmlTextReader`, either streaming
 /// (the normal, fast path) or walking a tree that libxml2's recovery mode rebuilt from a broken document.
@@ -108,13 +109,13 @@ final class XMLStreamReader {
     /// Appends the current text node's bytes (UTF-8) to `buffer`, without an intermediate String.
     func appendValue(to buffer: inout [UInt8]) {
         guard let value = xmlTextReaderConstValue(reader) else { return }
-        buffer.append(contentsOf: UnsafeBufferPointer(start: value, count: strlen(value)))
+        buffer.append(contentsOf: UnsafeBufferPointer(start: value, count: Int(xmlStrlen(value))))
     }
 
     /// Appends the current element's local name (for rebuilding inline XHTML as markup text).
     func appendLocalName(to buffer: inout [UInt8]) {
         guard let name = xmlTextReaderConstLocalName(reader) else { return }
-        buffer.append(contentsOf: UnsafeBufferPointer(start: name, count: strlen(name)))
+        buffer.append(contentsOf: UnsafeBufferPointer(start: name, count: Int(xmlStrlen(name))))
     }
 
     /// The current element's name as written (`itunes:image`), for error messages.

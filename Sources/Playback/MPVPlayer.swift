@@ -83,6 +83,15 @@ public final class MPVPlayer: @unchecked Sendable {
     /// Unloads the file; mpv stays idle.
     public func stop() { command(["stop"]) }
 
+    /// mpv's playback position right now (nil when nothing is loaded). Synchronous and cheap:
+    /// the ticker reads it so `time` messages are exact, not the last event's value.
+    public func timePosition() -> Double? {
+        lock.lock(); defer { lock.unlock() }
+        guard !isShutDown else { return nil }
+        var value = 0.0
+        return mpv_get_property(handle, "time-pos", MPV_FORMAT_DOUBLE, &value) >= 0 ? value : nil
+    }
+
     /// Stops the event thread and destroys the handle. Safe to call more than once.
     public func shutdown() {
         lock.lock()

@@ -28,8 +28,10 @@ extension PlaybackEngine {
     private func applyProperty(_ property: MPVProperty) {
         switch property {
         case .timePosition(let position):
-            // mpv reports nil between files; keep the last known position then.
-            if let position, loaded {
+            // mpv reports nil between files; keep the last known position then. While paused
+            // the position only moves by our own seeks (already in the state): mpv's later
+            // reports then subtract its audio buffer (~0.15 s) and would pull the scrubber back.
+            if let position, loaded, !state.paused {
                 state.position = position
                 let chapter = PlaybackState.chapterIndex(at: position, in: state.chapters)
                 if chapter != state.chapter { state.chapter = chapter; publishState() }

@@ -9,7 +9,7 @@ public actor PlaybackEngine {
     /// Where a message for every client goes (the server's broadcast).
     public typealias Listener = @Sendable (ServerMessage) -> Void
 
-    let player: MPVPlayer
+    nonisolated let player: MPVPlayer
     let store: LibraryStore
     /// Turns a stored media URL into what mpv should open (e.g. a bundled file's path).
     let resolveMedia: @Sendable (String) -> String
@@ -91,6 +91,7 @@ public actor PlaybackEngine {
 
     private func tick() async {
         guard state.isPlaying, loaded else { return }
+        if let exact = player.timePosition() { state.position = exact }
         publishTime()
         if Date().timeIntervalSince(lastSaved) >= Self.saveInterval { await savePosition(force: true) }
     }

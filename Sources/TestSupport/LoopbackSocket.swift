@@ -88,7 +88,11 @@ public final class LoopbackSocket: @unchecked Sendable {
     }
 
     /// Whether the server closed the connection within `timeout` (reading and dropping data).
-    public func waitForClose(timeout: Double = 3) -> Bool {
+    public func waitForClose(timeout: Double = 3) async -> Bool {
+        (try? await offThePool { self.waitForCloseBlocking(timeout: timeout) }) ?? false
+    }
+
+    func waitForCloseBlocking(timeout: Double) -> Bool {
         let deadline = Date().addingTimeInterval(timeout)
         while Date() < deadline {
             do { if try !fill() { return true } } catch { return isClosed }
@@ -108,7 +112,12 @@ public struct RawHTTP {
     }
 
     public static func request(port: Int, method: String = "GET", path: String, headers: [String: String] = [:],
-                               body: Data = Data()) throws -> (Response, LoopbackSocket) {
+                               body: Data = Data()) async throws -> (Response, LoopbackSocket) {
+        try await offThePool { try requestBlocking(port: port, method: method, path: path, headers: headers, body: body) }
+    }
+
+    static func requestBlocking(port: Int, method: String, path: String, headers: [String: String],
+                                body: Data) throws -> (Response, LoopbackSocket) {
         let socket = try LoopbackSocket(port: port)
         var lines = ["\(method) \(path) HTTP/1.1"]
         var all = headers

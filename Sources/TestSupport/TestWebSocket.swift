@@ -6,7 +6,11 @@ public final class TestWebSocket: @unchecked Sendable {
     public private(set) var handshakeStatus = 0
 
     /// Connects to `/ws` (or `path`) with the given Origin (nil sends none) and Host.
-    public init(port: Int, path: String = "/ws", origin: String? = nil, host: String? = nil) throws {
+    public static func connect(port: Int, path: String = "/ws", origin: String? = nil, host: String? = nil) async throws -> TestWebSocket {
+        try await offThePool { try TestWebSocket(port: port, path: path, origin: origin, host: host) }
+    }
+
+    init(port: Int, path: String, origin: String?, host: String?) throws {
         socket = try LoopbackSocket(port: port)
         var request = [
             "GET \(path) HTTP/1.1",
@@ -30,9 +34,13 @@ public final class TestWebSocket: @unchecked Sendable {
     public var isOpen: Bool { handshakeStatus == 101 }
 
     /// Sends one frame (text by default), masked as a client must.
-    public func send(_ text: String, opcode: UInt8 = 0x1) throws { try sendFrame(Array(text.utf8), opcode: opcode) }
+    public func send(_ text: String, opcode: UInt8 = 0x1) async throws { try await sendFrame(Array(text.utf8), opcode: opcode) }
 
-    public func sendFrame(_ payload: [UInt8], opcode: UInt8 = 0x1, fin: Bool = true) throws {
+    public func sendFrame(_ payload: [UInt8], opcode: UInt8 = 0x1, fin: Bool = true) async throws {
+        try await offThePool { try self.sendFrameBlocking(payload, opcode: opcode, fin: fin) }
+    }
+
+    func sendFrameBlocking(_ payload: [UInt8], opcode: UInt8 = 0x1, fin: Bool = true) throws {
         var frame: [UInt8] = [(fin ? 0x80 : 0) | opcode]
         let mask: [UInt8] = [0x12, 0x34, 0x56, 0x78]
         if payload.count < 126 { frame.append(0x80 | UInt8(payload.count)) }
@@ -48,7 +56,11 @@ public final class TestWebSocket: @unchecked Sendable {
     }
 
     /// The next text message (control frames are skipped; a close frame throws).
-    public func receive() throws -> String {
+    public func receive() async throws -> String {
+        try await offThePool { try self.receiveBlocking() }
+    }
+
+    func receiveBlocking() throws -> String {
         while true {
             let head = try socket.read(count: 2)
             let opcode = head[0] & 0x0f
@@ -65,8 +77,8 @@ public final class TestWebSocket: @unchecked Sendable {
     }
 
     /// The next message decoded as a JSON object.
-    public func receiveJSON() throws -> [String: Any] {
-        let text = try receive()
+    public func receiveJSON() async throws -> [String: Any] {
+        let text = try await receive()
         guard let object = try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any] else {
             throw LoopbackSocket.Failure(description: "not a JSON object: \(text)")
         }
@@ -74,10 +86,10 @@ public final class TestWebSocket: @unchecked Sendable {
     }
 
     /// Reads messages until one satisfies `match` (or the deadline passes).
-    public func receive(timeout: Double = 5, until match: ([String: Any]) -> Bool) throws -> [String: Any] {
+    public func receive(timeout: Double = 5, until match: ([String: Any]) -> Bool) async throws -> [String: Any] {
         let deadline = Date().addingTimeInterval(timeout)
         while Date() < deadline {
-            let message = try receiveJSON()
+            let message = try await receiveJSON()
             if match(message) { return message }
         }
         throw LoopbackSocket.Failure(description: "no matching message within \(timeout) s")

@@ -54,10 +54,8 @@ extension EarshotServer {
             let podcast = try await subscriptions.subscribe(body.url)
             libraryChanged()
             return .json(PodcastBody(podcast: podcast), status: 201)
-        } catch let error as SubscriptionError {
-            return .error(error.status, error.message)
         } catch {
-            return .error(500, "\(error)")
+            return .error(error.status, error.message)
         }
     }
 }

@@ -58,7 +58,7 @@ public final class LWSServer: @unchecked Sendable {
     /// Binds and starts the service thread. Throws when the port cannot be bound.
     public func start(port requested: Int, handler: any WebHandler) throws {
         self.handler = handler
-        lws_set_log_level(Int32(LLL_ERR.rawValue | LLL_WARN.rawValue), nil)
+        lws_set_log_level(LLL_ERR | LLL_WARN, nil)
 
         protocolName = strdup("earshot")
         ifaceName = strdup(host)
@@ -96,7 +96,7 @@ public final class LWSServer: @unchecked Sendable {
             while true {
                 lock.lock(); let go = running; lock.unlock()
                 if !go { break }
-                _ = lws_service(context, 0)
+                _ = lws_service(self.context, 0)
             }
             stopped.signal()
         }

@@ -6,7 +6,6 @@ import Web
 
 // Wiring only: parse options, open the library, start mpv and the server, stop cleanly.
 
-setvbuf(stdout, nil, _IOLBF, 0)
 let started = Date()
 
 func fail(_ message: String) -> Never {
@@ -79,6 +78,7 @@ if options.demo {
 
 let elapsed = Int(Date().timeIntervalSince(started) * 1000)
 print("Earshot is serving on http://\(options.host):\(server.port)/")
+fflush(nil) // a pipe is block-buffered: whoever waits for this line must see it now
 FileHandle.standardError.write(Data("earshot: ready in \(elapsed) ms; library \(libraryPath); audio output \(options.audioOutput ?? "auto")\n".utf8))
 
 // Quit cleanly on Ctrl-C / SIGTERM: the position is saved, mpv and the port released.

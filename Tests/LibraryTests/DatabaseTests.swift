@@ -127,6 +127,26 @@ struct DatabaseTests {
         }
     }
 
+    @Test("a damaged database fails clearly and its file keeps every byte")
+    func damagedFile() async throws {
+        try await withDirectory { dir in
+            let url = dir.file("library.sqlite")
+            do {
+                let store = try LibraryStore(path: url.path)
+                try await store.subscribe(feedURL: "https://example.org/f", content: feed("Show", items: 3))
+            } // closing the last connection checkpoints the WAL into the main file
+            var damaged = try bytes(of: url)
+            // Keep the 100-byte header (so it still looks like SQLite) and wreck the schema page after it.
+            damaged.replaceSubrange(100..<1_000, with: Data(repeating: 0xA5, count: 900))
+            try damaged.write(to: url)
+
+            let error = #expect(throws: DatabaseError.self) { _ = try LibraryStore(path: url.path) }
+            #expect(error?.code == DatabaseError.corrupt || error?.code == DatabaseError.notADatabase)
+            #expect(error?.message.contains(url.path) == true)
+            #expect(try bytes(of: url) == damaged)
+        }
+    }
+
     @Test("a path that is a directory fails with cannot-open and the directory stays")
     func directoryPath() async throws {
         try await withDirectory { dir in

@@ -22,24 +22,43 @@ struct PlaybackEngineTests {
         await h.close()
     }
 
-    @Test("seek lands within 0.1 s of the target")
+    @Test("seek lands within 0.1 s of the target, paused or playing; skips are relative and clamped")
     func exactSeek() async throws {
         let h = try await PlaybackHarness.make()
         defer { h.directory.remove() }
         try await h.playAndWaitForAudio()
-        try await h.engine.handle(.pause)
+        // Playing: the first position mpv itself reports once the seek is done is the target.
         try await h.engine.handle(.seek(to: 17.3))
-        // Wait for mpv to report a position near the target (it reports the decoded frame's time).
-        let landed = await h.wait { abs($0.position - 17.3) < 0.1 }
+        var landed: Double?
+        for _ in 0..<200 where landed == nil {
+            if let now = h.engine.player.timePosition(), now > 15 { landed = now }
+            try await Task.sleep(for: .milliseconds(5))
+        }
+        let first = try #require(landed, "the seek never completed")
+        #expect(abs(first - 17.3) < 0.1, "landed at \(first)")
+        try await Task.sleep(for: .milliseconds(600))
+        #expect(try #require(h.engine.player.timePosition()) > first + 0.2, "no playback after the seek")
+
+        // Paused: the state shows the target and playback resumes from there.
+        try await h.engine.handle(.pause)
+        try await h.engine.handle(.seek(to: 5.25))
         try await Task.sleep(for: .milliseconds(300))
-        let position = await h.engine.state.position
-        #expect(landed)
-        #expect(abs(position - 17.3) < 0.1, "landed at \(position)")
-        // Skips are relative and clamped to the episode.
+        #expect(await h.engine.state.position == 5.25)
+        let resumed = Date()
+        try await h.engine.handle(.resume)
+        try await Task.sleep(for: .milliseconds(600))
+        let afterResume = try #require(h.engine.player.timePosition())
+        let target = 5.25 + Date().timeIntervalSince(resumed)
+        #expect(abs(afterResume - target) < 0.12, "resumed to \(afterResume), expected ≈\(target)")
+
+        try await h.engine.handle(.pause)
+        try await h.engine.handle(.seek(to: 20))
         try await h.engine.handle(.skip(by: -15))
-        #expect(await h.wait { abs($0.position - 2.3) < 0.1 })
+        #expect(await h.engine.state.position == 5)
         try await h.engine.handle(.skip(by: -15))
-        #expect(await h.wait { $0.position < 0.1 })
+        #expect(await h.engine.state.position == 0)
+        try await h.engine.handle(.skip(by: 100))
+        #expect(await h.engine.state.position == 29.75, "clamped just short of the end")
         await h.close()
     }
 

@@ -4,7 +4,7 @@
 // describe the server's episode through navigator.mediaSession.
 // A per-device switch (localStorage) turns it off: on a phone the clip pauses other audio.
 
-import { safeUrl } from '../core/dom.js';
+import { h, safeUrl } from '../core/dom.js';
 import { socket } from '../core/socket.js';
 import { player } from '../core/player-state.js';
 
@@ -83,10 +83,10 @@ function mirror() {
 function mirrorClip(playing) {
   if (!gestured || !mediaSessionSetting.enabled) return;
   if (!audio) {
-    audio = new Audio(CLIP);
-    audio.loop = true;
+    // In the document (hidden) so it can be inspected; it is the page's only media element.
+    audio = h('audio', { class: 'keepalive', src: CLIP, loop: true, preload: 'auto', hidden: true });
     audio.volume = 0.05; // quiet, but not muted: muted media gets no lock-screen controls
-    audio.preload = 'auto';
+    document.body.append(audio);
   }
   if (playing && audio.paused) audio.play().catch(() => { /* no gesture yet or no clip: try on the next change */ });
   else if (!playing && !audio.paused) audio.pause();
@@ -97,6 +97,7 @@ function dropClip() {
   audio.pause();
   audio.removeAttribute('src');
   audio.load();
+  audio.remove();
   audio = null;
 }
 

@@ -1,5 +1,5 @@
-// Text formats shared by every view. They match the server's template context
-// (durationText, dateText, dateISO) so the first paint and JS renders agree.
+// Text formats shared by every view. They mirror EarshotCore's DisplayFormat (the
+// template's durationText, dateText, dateISO) so the first paint and JS renders agree.
 
 const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
 
@@ -12,15 +12,15 @@ export function clock(seconds) {
   return h > 0 ? `${h}:${String(m).padStart(2, '0')}:${s}` : `${m}:${s}`;
 }
 
-/** Length in words: "1h 2m", "54m", "45s"; "" when unknown (0). */
+/** Length in words, as EarshotCore's DisplayFormat.duration: "1h 2m", "54m", "<1m"; "" when unknown. */
 export function durationText(seconds) {
-  const total = Math.round(Number(seconds) || 0);
-  if (total <= 0) return '';
-  if (total < 60) return `${total}s`;
+  const total = Number(seconds);
+  if (!Number.isFinite(total) || total <= 0) return '';
   const minutes = Math.round(total / 60);
+  if (minutes < 1) return '<1m';
+  if (minutes < 60) return `${minutes}m`;
   const h = Math.floor(minutes / 60);
   const m = minutes % 60;
-  if (h === 0) return `${m}m`;
   return m === 0 ? `${h}h` : `${h}h ${m}m`;
 }
 

@@ -5,7 +5,9 @@ const NS = 'http://www.w3.org/2000/svg';
 const PATHS = {
   play: 'M8 5.5v13a1 1 0 0 0 1.5.86l10.2-6.5a1 1 0 0 0 0-1.72L9.5 4.64A1 1 0 0 0 8 5.5z',
   pause: 'M6.5 5h3.5v14H6.5zM14 5h3.5v14H14z',
-  replay: 'M12 5V2L7.5 6.5 12 11V8a5 5 0 1 1-5 5H4.5A7.5 7.5 0 1 0 12 5z',
+  // Skip icons: an open circle (stroked) ending in an arrowhead (filled), the seconds inside.
+  skipArc: 'M12 5a8 8 0 1 1-8 8',
+  skipHead: 'M12.5 1.75v6.5L8.25 5z',
   chevronDown: 'M6.4 8.6 12 14.2l5.6-5.6L19 10l-7 7-7-7z',
   check: 'M9 16.2 4.8 12l-1.4 1.4L9 19 21 7l-1.4-1.4z',
   plus: 'M11 5h2v6h6v2h-6v6h-2v-6H5v-2h6z',
@@ -19,12 +21,13 @@ export function icon(name) {
   svg.setAttribute('aria-hidden', 'true');
   svg.setAttribute('focusable', 'false');
   if (name === 'back15' || name === 'forward15') {
-    const path = svgNode('path', { d: PATHS.replay });
+    const arrow = svgNode('g', {});
+    arrow.append(svgNode('path', { d: PATHS.skipArc, class: 'icon-stroke' }), svgNode('path', { d: PATHS.skipHead }));
     // The forward arrow is the back arrow mirrored.
-    if (name === 'forward15') path.setAttribute('transform', 'matrix(-1 0 0 1 24 0)');
-    const label = svgNode('text', { x: '12', y: '16.2', 'text-anchor': 'middle', class: 'icon-number' });
+    if (name === 'forward15') arrow.setAttribute('transform', 'matrix(-1 0 0 1 24 0)');
+    const label = svgNode('text', { x: '12', y: '15.5', 'text-anchor': 'middle', class: 'icon-number' });
     label.textContent = '15';
-    svg.append(path, label);
+    svg.append(arrow, label);
   } else {
     svg.append(svgNode('path', { d: PATHS[name] }));
   }

@@ -64,6 +64,8 @@ async function render(scroll) {
   const controller = await route.view.mount(root, params, () => token === renderCount);
   if (token !== renderCount) { controller?.destroy?.(); return; }
   active.controller = controller;
+  delete root.dataset.ssr; // the server-rendered first paint is gone or adopted by now
+  document.body.dataset.ready = 'true';
   document.title = controller?.title ? `${controller.title} · Earshot` : 'Earshot';
   window.scrollTo(0, scroll);
   // Announce the new page to screen readers without scrolling.

@@ -11,7 +11,6 @@ import { markNowPlaying } from '../components/now-playing.js';
 export const libraryView = {
   async mount(root) {
     const adopting = root.dataset.ssr === 'library';
-    delete root.dataset.ssr;
     if (!adopting) root.replaceChildren(...skeleton());
     wireFeedForm(root.querySelector('form.add-feed'));
     const podcastsBox = root.querySelector('.podcasts-box');

@@ -1,0 +1,46 @@
+import Foundation
+
+extension FeedValues {
+    /// `link` as an absolute URL string, resolved against `base` (the feed's own URL) when relative.
+    /// Surrounding whitespace is dropped; nil when nothing is left.
+    ///
+    /// Absolute `http(s)` links, nearly all of them, are returned as written without a trip through `URL`;
+    /// only relative ones pay for Foundation's resolution. Spaces inside a link are percent-encoded.
+    public static func resolve(_ link: String, against base: URL) -> String? {
+        link.withUTF8Bytes { resolve(bytes: $0, against: base) }
+    }
+
+    static func resolve(bytes: UnsafeBufferPointer<UInt8>, against base: URL) -> String? {
+        let range = bytes.trimmedRange()
+        if range.isEmpty { return nil }
+        let link = UnsafeBufferPointer(rebasing: bytes[range])
+        var hasSpace = false
+        for byte in link where byte == 0x20 { hasSpace = true; break }
+        if !hasSpace, hasHTTPScheme(link) { return String(decoding: link, as: UTF8.self) }
+        var text = String(decoding: link, as: UTF8.self)
+        if hasSpace { text = text.replacingOccurrences(of: " ", with: "%20") }
+        if let resolved = URL(string: text, relativeTo: base)?.absoluteString { return resolved }
+        // Characters URL refuses (non-ASCII, brackets): encode what is not already legal and try once more.
+        if let encoded = text.addingPercentEncoding(withAllowedCharacters: urlCharacters),
+           let resolved = URL(string: encoded, relativeTo: base)?.absoluteString {
+            return resolved
+        }
+        return text
+    }
+
+    private static func hasHTTPScheme(_ link: UnsafeBufferPointer<UInt8>) -> Bool {
+        // "http://" or "https://", any case.
+        guard link.count > 8, (link[0] | 0x20) == UInt8(ascii: "h"), (link[1] | 0x20) == UInt8(ascii: "t"),
+              (link[2] | 0x20) == UInt8(ascii: "t"), (link[3] | 0x20) == UInt8(ascii: "p") else { return false }
+        var index = 4
+        if (link[index] | 0x20) == UInt8(ascii: "s") { index += 1 }
+        return link[index] == UInt8(ascii: ":") && link[index + 1] == UInt8(ascii: "/")
+            && link[index + 2] == UInt8(ascii: "/")
+    }
+
+    private static let urlCharacters: CharacterSet = {
+        var allowed = CharacterSet.urlQueryAllowed
+        allowed.insert(charactersIn: "#%")
+        return allowed
+    }()
+}

@@ -1,0 +1,74 @@
+import EarshotCore
+import Foundation
+import Library
+import Playback
+import TestSupport
+import Testing
+@testable import Web
+
+/// A real Earshot server on an ephemeral loopback port: real SQLite, real mpv (`ao=null`),
+/// the repository's own Public/ and Templates/.
+struct ServerHarness {
+    let directory: TemporaryDirectory
+    let store: LibraryStore
+    let engine: PlaybackEngine
+    let server: EarshotServer
+    let podcast: Podcast
+    let episodes: [Episode]
+
+    static let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+        .deletingLastPathComponent().deletingLastPathComponent()
+
+    var port: Int { server.port }
+
+    static func start() async throws -> ServerHarness {
+        let directory = TemporaryDirectory()
+        let audio = try GeneratedAudio.writeWAV(to: directory.file("tone.wav"), seconds: 60)
+        let store = try LibraryStore(path: directory.file("library.sqlite").path)
+        let podcast = try await store.subscribe(feedURL: "http://127.0.0.1/test.xml", content: FeedContent(
+            title: "Test Tones <b>&amp; friends</b>", author: "Harness", items: [
+                FeedItem(guid: "a", title: "First tone", summary: "Notes with <script>alert(1)</script>",
+                         enclosureURL: audio.path, duration: 60, published: Date(timeIntervalSince1970: 1_780_000_000)),
+                FeedItem(guid: "b", title: "Second tone", enclosureURL: audio.path, duration: 60,
+                         published: Date(timeIntervalSince1970: 1_770_000_000)),
+            ]))
+        let episodes = try await store.episodes(podcastID: podcast.id)
+        let engine = PlaybackEngine(player: try MPVPlayer(audioOutput: "null"), store: store)
+        await engine.start()
+        let configuration = ServerConfiguration(port: 0, publicDirectory: repository.appendingPathComponent("Public"),
+                                                templatesDirectory: repository.appendingPathComponent("Templates"))
+        let server = try EarshotServer(configuration: configuration, store: store, engine: engine)
+        try await server.start()
+        return ServerHarness(directory: directory, store: store, engine: engine, server: server,
+                             podcast: podcast, episodes: episodes)
+    }
+
+    /// Runs `body` against a fresh server and always stops it, even when the body throws.
+    static func with(_ body: (ServerHarness) async throws -> Void) async throws {
+        let h = try await start()
+        do { try await body(h) } catch { await h.stop(); throw error }
+        await h.stop()
+    }
+
+    func stop() async {
+        server.stop()
+        await engine.shutdown()
+        directory.remove()
+    }
+
+    /// GET/POST with the server's own Host, no Origin, unless told otherwise.
+    func http(_ path: String, method: String = "GET", headers: [String: String] = [:], body: Data = Data()) async throws -> RawHTTP.Response {
+        try await RawHTTP.request(port: port, method: method, path: path, headers: headers, body: body).0
+    }
+
+    func json(_ path: String) async throws -> [String: Any] {
+        let response = try await http(path)
+        try #require(response.status == 200, "\(path): \(response.status) \(response.text)")
+        #expect(response.headers["content-type"]?.hasPrefix("application/json") == true)
+        return try #require(try JSONSerialization.jsonObject(with: response.body) as? [String: Any])
+    }
+
+    func socket(origin: String? = nil) async throws -> TestWebSocket {
+        try await TestWebSocket.connect(port: port, origin: origin ?? "http://127.0.0.1:\(port)")
+    }
+}

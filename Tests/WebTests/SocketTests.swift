@@ -1,0 +1,123 @@
+import EarshotCore
+import Foundation
+import TestSupport
+import Testing
+@testable import Web
+
+@Suite("WebSocket on a live server", .serialized)
+struct SocketTests {
+    @Test("a state snapshot on connect")
+    func snapshotOnConnect() async throws {
+        try await ServerHarness.with { h in
+            let ws = try await h.socket()
+            #expect(ws.isOpen)
+            let first = try await ws.receiveJSON()
+            #expect(first["type"] as? String == "state")
+            #expect(first["seq"] is Int)
+            #expect(first["episode"] is NSNull)
+            #expect(first["paused"] as? Bool == true)
+            for key in ["position", "duration", "rate", "volume", "muted", "buffering", "queue", "shuffle", "repeat", "chapters"] {
+                #expect(first[key] != nil, "state lacks \(key)")
+            }
+        }
+    }
+
+    @Test("while playing: at least 4 time messages in 2.2 s, position advancing, seq increasing")
+    func timeUpdates() async throws {
+        try await ServerHarness.with { h in
+            let ws = try await h.socket()
+            _ = try await ws.receiveJSON()
+            try await ws.send(#"{"id":1,"cmd":"play","episode":\#(h.episodes[0].id)}"#)
+            _ = try await ws.receive { $0["type"] as? String == "ack" && $0["id"] as? Int == 1 }
+            _ = try await ws.receive { $0["type"] as? String == "state" && ($0["buffering"] as? Bool) == false }
+            var times: [[String: Any]] = []
+            let start = Date()
+            while Date().timeIntervalSince(start) < 2.2 {
+                let message = try await ws.receiveJSON()
+                if message["type"] as? String == "time" { times.append(message) }
+            }
+            #expect(times.count >= 4, "only \(times.count) time messages in 2.2 s")
+            let positions = times.compactMap { $0["position"] as? Double }
+            #expect(positions == positions.sorted() && (positions.last ?? 0) > (positions.first ?? 0))
+            let seqs = times.compactMap { $0["seq"] as? Int }
+            #expect(seqs == seqs.sorted() && Set(seqs).count == seqs.count)
+            #expect(times.allSatisfy { $0["paused"] as? Bool == false && $0["rate"] as? Double == 1 })
+        }
+    }
+
+    @Test("two clients both see one client's command")
+    func twoClients() async throws {
+        try await ServerHarness.with { h in
+            let a = try await h.socket(), b = try await h.socket()
+            _ = try await a.receiveJSON(); _ = try await b.receiveJSON()
+            try await a.send(#"{"id":"x","cmd":"play","episode":\#(h.episodes[1].id)}"#)
+            let ack = try await a.receive { $0["type"] as? String == "ack" }
+            #expect(ack["id"] as? String == "x")
+            let seen = try await b.receive { ($0["episode"] as? [String: Any])?["id"] as? Int == Int(h.episodes[1].id) }
+            #expect((seen["episode"] as? [String: Any])?["title"] as? String == "Second tone")
+            try await b.send(#"{"id":2,"cmd":"pause"}"#)
+            _ = try await a.receive { $0["type"] as? String == "state" && $0["paused"] as? Bool == true }
+            try await b.send(#"{"id":3,"cmd":"rate","value":1.5}"#)
+            _ = try await a.receive { $0["type"] as? String == "state" && $0["rate"] as? Double == 1.5 }
+        }
+    }
+
+    @Test("a foreign Origin or Host, or another path, cannot open the socket")
+    func refusedSockets() async throws {
+        try await ServerHarness.with { h in
+            let evil = try await TestWebSocket.connect(port: h.port, origin: "http://evil.example")
+            #expect(!evil.isOpen)
+            #expect(await evil.socket.waitForClose())
+            let portless = try await TestWebSocket.connect(port: h.port, origin: "http://127.0.0.1")
+            #expect(!portless.isOpen, "origin on another port must not pass")
+            let rebinding = try await TestWebSocket.connect(port: h.port, origin: "http://evil.example:\(h.port)", host: "evil.example:\(h.port)")
+            #expect(!rebinding.isOpen)
+            let wrongPath = try await TestWebSocket.connect(port: h.port, path: "/other", origin: "http://127.0.0.1:\(h.port)")
+            #expect(!wrongPath.isOpen)
+            // Our own page still gets in.
+            #expect(try await h.socket().isOpen)
+        }
+    }
+
+    @Test("junk frames get an error each and the server keeps serving")
+    func junk() async throws {
+        try await ServerHarness.with { h in
+            let ws = try await h.socket()
+            _ = try await ws.receiveJSON()
+            let cases: [(String, String)] = [
+                ("not json at all", "malformed JSON"),
+                ("[1,2,3]", "a command must be a JSON object"),
+                (#"{"id":7}"#, "missing \"cmd\""),
+                (#"{"id":8,"cmd":"explode"}"#, "unknown command \"explode\""),
+                (#"{"id":9,"cmd":"seek"}"#, "\"seek\" needs a number \"to\""),
+                (#"{"id":10,"cmd":"rate","value":9}"#, "rate must be between 0.5 and 3"),
+                (#"{"id":11,"cmd":"play","episode":424242}"#, "no episode with id 424242"),
+                (#"{"id":12,"cmd":"pause"}"#, "nothing is playing"),
+            ]
+            for (frame, message) in cases {
+                try await ws.send(frame)
+                let reply = try await ws.receive { $0["type"] as? String != "state" }
+                #expect(reply["type"] as? String == "error", "\(frame) → \(reply)")
+                #expect(reply["message"] as? String == message, "\(frame) → \(reply)")
+            }
+            try await ws.sendFrame([0, 1, 2, 3], opcode: 0x2)
+            let binary = try await ws.receiveJSONSkippingState()
+            #expect(binary["type"] as? String == "error")
+            #expect((binary["message"] as? String)?.contains("binary") == true)
+            try await ws.send(#"{"id":13,"cmd":"pause","pad":""# + String(repeating: "x", count: 70_000) + #""}"#)
+            let oversize = try await ws.receiveJSONSkippingState()
+            #expect(oversize["type"] as? String == "error")
+            #expect((oversize["message"] as? String)?.contains("too large") == true)
+            // Still serving, and ids come back as sent.
+            try await ws.send(#"{"id":{"n":14},"cmd":"volume","value":40}"#)
+            let ack = try await ws.receiveJSONSkippingState()
+            #expect(ack["type"] as? String == "ack")
+            #expect((ack["id"] as? [String: Any])?["n"] as? Int == 14)
+            #expect(try await h.http("/api/podcasts").status == 200)
+        }
+    }
+}
+
+extension TestWebSocket {
+    func receiveJSONSkippingState() async throws -> [String: Any] { try await receive { $0["type"] as? String != "state" && $0["type"] as? String != "time" } }
+}

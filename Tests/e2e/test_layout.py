@@ -1,0 +1,77 @@
+"""Screenshots at desktop and phone size, and the phone layout's rules: no sideways scrolling,
+44 px touch targets in the players, and the mini-player never covering the last row."""
+
+from conftest import SCREENSHOTS, by_css, demo_episode, open_page, play_from_start, set_viewport, wait_until
+
+SIZES = {"desktop": (1280, 800, False), "phone": (390, 844, True)}
+MIN_TARGET = 44
+
+
+def overflow(driver):
+    return driver.execute_script("return [document.documentElement.scrollWidth, window.innerWidth]")
+
+
+def small_targets(driver, selector):
+    """Visible buttons/links/fields under `selector` smaller than 44 px (tall, or wide for buttons)."""
+    return driver.execute_script("""
+        const small = [];
+        for (const el of document.querySelectorAll(arguments[0])) {
+          const r = el.getBoundingClientRect();
+          if (r.width === 0 && r.height === 0) continue;  // not shown
+          const tooShort = r.height < arguments[1] - 0.5;
+          const tooNarrow = el.tagName === 'BUTTON' && r.width < arguments[1] - 0.5;
+          if (tooShort || tooNarrow) small.push(`${el.tagName} ${el.className} ${el.getAttribute('aria-label') || el.textContent.trim()}: ${r.width}x${r.height}`);
+        }
+        return small;
+    """, selector, MIN_TARGET)
+
+
+def test_screenshots_and_phone_layout(server, driver):
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+    episode = demo_episode(server)
+    open_page(driver, server, "/")
+    play_from_start(driver, server, episode)
+    try:
+        for size, (width, height, mobile) in SIZES.items():
+            set_viewport(driver, width, height, mobile)
+            phone = size == "phone"
+
+            open_page(driver, server, "/")
+            wait_until(lambda: by_css(driver, "#mini-player").is_displayed(), message="the mini-player")
+            driver.save_screenshot(str(SCREENSHOTS / f"library-{size}.png"))
+            if phone:
+                scroll_width, inner = overflow(driver)
+                assert scroll_width <= inner, f"library overflows sideways: {scroll_width} > {inner}"
+                assert small_targets(driver, "#mini-player a, #mini-player button") == []
+                driver.execute_script("window.scrollTo(0, document.documentElement.scrollHeight)")
+                last_bottom, mini_top = driver.execute_script("""
+                    const rows = document.querySelectorAll('.episode-list .episode');
+                    return [rows[rows.length - 1].getBoundingClientRect().bottom,
+                            document.getElementById('mini-player').getBoundingClientRect().top];""")
+                assert last_bottom <= mini_top, f"last row ends at {last_bottom}, mini-player starts at {mini_top}"
+
+            open_page(driver, server, f"/episode/{episode['id']}")
+            wait_until(lambda: by_css(driver, ".episode-page h1").text == episode["title"], message="the episode page")
+            driver.save_screenshot(str(SCREENSHOTS / f"episode-{size}.png"))
+            if phone:
+                scroll_width, inner = overflow(driver)
+                assert scroll_width <= inner, f"episode page overflows sideways: {scroll_width} > {inner}"
+
+            open_page(driver, server, "/player")
+            wait_until(lambda: by_css(driver, ".player-title").text == episode["title"], message="the full player")
+            driver.save_screenshot(str(SCREENSHOTS / f"player-{size}.png"))
+            if phone:
+                scroll_width, inner = overflow(driver)
+                assert scroll_width <= inner, f"player overflows sideways: {scroll_width} > {inner}"
+                assert small_targets(driver, ".player a, .player button, .player select") == []
+        # Dark theme at phone size, for a look.
+        driver.execute_cdp_cmd("Emulation.setEmulatedMedia", {"features": [{"name": "prefers-color-scheme", "value": "dark"}]})
+        for name, path in (("library", "/"), ("player", "/player")):
+            open_page(driver, server, path)
+            driver.save_screenshot(str(SCREENSHOTS / f"{name}-phone-dark.png"))
+    finally:
+        driver.execute_cdp_cmd("Emulation.setEmulatedMedia", {"features": []})
+        set_viewport(driver, 1280, 800)
+    for name in ("library", "episode", "player"):
+        for size in SIZES:
+            assert (SCREENSHOTS / f"{name}-{size}.png").stat().st_size > 10_000
