@@ -27,6 +27,23 @@ struct ItemDraft {
     var image: String?
     var thumbnail: String?
 
+    /// False for show notes that can no longer be chosen (a higher-priority one is already here), so the
+    /// parser need not collect their text: content:encoded is usually the largest thing in a feed.
+    func wants(_ field: TextField) -> Bool {
+        switch field {
+        case .itemSummary: return !Self.hasText(description)
+        case .itemMediaDescription: return !Self.hasText(description) && !Self.hasText(summary)
+        case .itemContent:
+            return !Self.hasText(description) && !Self.hasText(summary) && !Self.hasText(mediaDescription)
+        default: return true
+        }
+    }
+
+    private static func hasText(_ bytes: [UInt8]?) -> Bool {
+        guard let bytes else { return false }
+        return !bytes.withUnsafeBufferPointer(\.isBlank)
+    }
+
     mutating func store(_ field: TextField, _ text: UnsafeBufferPointer<UInt8>, baseURL: URL) {
         switch field {
         case .itemTitle: title = nonEmpty(FeedValues.squashedWhitespace(bytes: text))
@@ -82,9 +99,8 @@ struct ItemDraft {
 
     static func enclosure(url: String?, type: String?, length: String?, baseURL: URL) -> Enclosure? {
         guard let url, let resolved = FeedValues.resolve(url, against: baseURL) else { return nil }
-        let size = length.flatMap { Int64($0.trimmingCharacters(in: .whitespacesAndNewlines)) } ?? 0
-        return Enclosure(url: resolved, type: type?.trimmingCharacters(in: .whitespacesAndNewlines) ?? "",
-                         length: max(size, 0))
+        let size = length.flatMap { Int64($0.trimmingASCIIWhitespace()) } ?? 0
+        return Enclosure(url: resolved, type: type?.trimmingASCIIWhitespace() ?? "", length: max(size, 0))
     }
 
     /// The finished item, or nil when it has nothing to play (unless such items are wanted) or nothing

@@ -42,6 +42,9 @@ struct FeedBuilder {
         items.append(finished)
     }
 
+    /// Whether the text of `field` is still worth collecting (see `ItemDraft.wants`).
+    func wants(_ field: TextField) -> Bool { item?.wants(field) ?? true }
+
     mutating func store(_ field: TextField, _ text: UnsafeBufferPointer<UInt8>) {
         switch field {
         case .channelTitle: title = nonEmpty(FeedValues.squashedWhitespace(bytes: text))

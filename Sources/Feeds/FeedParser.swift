@@ -110,7 +110,7 @@ struct FeedWalk {
         case .enter(let next)?:
             if next == .item || next == .entry { builder.beginItem() }
             scopes.append(next)
-        case .text(let field)?:
+        case .text(let field)? where builder.wants(field):
             capture = field
             captureDepth = scopes.count
             text.removeAll(keepingCapacity: true)
@@ -118,7 +118,7 @@ struct FeedWalk {
         case .attributes(let field)?:
             builder.store(field, attribute: reader.attribute)
             scopes.append(.ignored)
-        case nil:
+        case .text?, nil:
             scopes.append(.ignored)
         }
     }

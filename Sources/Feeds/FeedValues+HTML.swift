@@ -117,17 +117,28 @@ struct HTMLToText {
                 }
                 index += 1
             default:
-                // A run of ordinary bytes (UTF-8 continuation bytes included) is copied in one go.
+                // A run of ordinary bytes (UTF-8 continuation bytes included) is copied in one go, single
+                // spaces between words too: they are already what the collapsing would produce.
                 let start = index
                 index += 1
                 while index < count {
                     let next = bytes[index]
-                    if next == UInt8(ascii: "<") || next == UInt8(ascii: "&") || isASCIIWhitespace(next) { break }
+                    if next == 0x20, index + 1 < count, Self.isOrdinary(bytes[index + 1]) {
+                        index += 2
+                        continue
+                    }
+                    if !Self.isOrdinary(next) { break }
                     index += 1
                 }
                 writer.append(UnsafeBufferPointer(rebasing: bytes[start..<index]))
             }
         }
+    }
+
+    /// Anything but markup, entities and whitespace.
+    @inline(__always)
+    static func isOrdinary(_ byte: UInt8) -> Bool {
+        byte != UInt8(ascii: "<") && byte != UInt8(ascii: "&") && !isASCIIWhitespace(byte)
     }
 
     mutating func appendLiteral(_ byte: UInt8) {

@@ -32,6 +32,15 @@ extension UnsafeBufferPointer<UInt8> {
 }
 
 extension String {
+    /// The string without leading and trailing ASCII whitespace; no copy when there is none
+    /// (Foundation's `trimmingCharacters` bridges through NSString and is slow on Linux).
+    func trimmingASCIIWhitespace() -> String {
+        let bytes = utf8
+        guard let first = bytes.first, let last = bytes.last else { return self }
+        if !isASCIIWhitespace(first) && !isASCIIWhitespace(last) { return self }
+        return withUTF8Bytes { FeedValues.trimmed(bytes: $0) } ?? ""
+    }
+
     /// Runs `body` over the string's UTF-8 bytes (contiguous, so no copy for native strings).
     func withUTF8Bytes<R>(_ body: (UnsafeBufferPointer<UInt8>) -> R) -> R {
         var copy = self

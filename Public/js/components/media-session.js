@@ -37,14 +37,13 @@ export const mediaSessionSetting = {
 
 /** Registers handlers and starts mirroring the player state. */
 export function initMediaSession() {
-  const GESTURES = ['pointerdown', 'keydown', 'click', 'touchend'];
+  // Every gesture re-runs the mirror inside the gesture itself: browsers that only let
+  // media start from a gesture (iOS Safari) get their chance, and a failed start retries.
   const onGesture = () => {
     gestured = true;
-    for (const type of GESTURES) window.removeEventListener(type, onGesture, true);
-    // Let the gesture's own command reach the server first; the clip follows its state.
-    setTimeout(mirror, 0);
+    mirror();
   };
-  for (const type of GESTURES) window.addEventListener(type, onGesture, true);
+  for (const type of ['pointerup', 'keydown', 'click']) window.addEventListener(type, onGesture, { capture: true, passive: true });
 
   if (session) {
     const handlers = {

@@ -23,7 +23,8 @@ export const libraryView = {
     };
     const unsubscribe = library.subscribe(renderLists);
     if (library.loaded) renderLists();
-    else markNowPlaying(root);
+    else if (adopting) markNowPlaying(root); // keep the first paint until the lists arrive
+    else library.load().catch(() => {});
     return { title: null, destroy: unsubscribe };
   },
 };
