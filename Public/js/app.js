@@ -7,6 +7,7 @@ import { library } from './core/library.js';
 import { router } from './core/router.js';
 import { toast } from './core/toast.js';
 import { initActions } from './components/actions.js';
+import { initArtworkFallback } from './components/artwork-fallback.js';
 import { initConnectionIndicator } from './components/connection.js';
 import { initKeyboard } from './components/keyboard.js';
 import { initMediaSession } from './components/media-session.js';
@@ -46,6 +47,7 @@ player.subscribe((state, kind) => {
 });
 
 initActions();
+initArtworkFallback();
 initConnectionIndicator(document.getElementById('connection'));
 initKeyboard(document.getElementById('shortcuts'), document.getElementById('shortcuts-open'));
 initMiniPlayer(document.getElementById('mini-player'));

@@ -10,6 +10,8 @@ public enum ClientCommand: Sendable, Equatable {
     case rate(Double)
     case volume(Double)
     case mute(Bool)
+    /// Keep-alive: answered with `ack`, changes nothing.
+    case ping
 
     /// Speeds a listener may choose; pitch is kept at all of them.
     public static let rateRange: ClosedRange<Double> = 0.5...3
@@ -57,6 +59,7 @@ extension ClientCommand {
         case "resume": return .resume
         case "toggle": return .toggle
         case "stop": return .stop
+        case "ping": return .ping
         case "seek":
             let to = try number("to")
             guard to >= 0 else { throw CommandError("\"seek\" needs \"to\" ≥ 0") }

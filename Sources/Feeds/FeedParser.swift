@@ -30,7 +30,7 @@ public enum FeedParser {
             }
             // Latin-1 served without a declaration: libxml2 assumes UTF-8 and stops at the first accented
             // letter. Read it again as Windows-1252 (a superset of Latin-1 in practice).
-            if failure.code == invalidCharacterCode, Latin1Guess.isProbablySingleByte(document),
+            if failure.isInvalidCharacter, Latin1Guess.isProbablySingleByte(document),
                let latin1 = XMLStreamReader.streaming(document, encoding: "WINDOWS-1252"),
                let content = try? read(latin1, into: builder) {
                 return content
@@ -45,9 +45,6 @@ public enum FeedParser {
             }
         }
     }
-
-    /// libxml2's `XML_ERR_INVALID_CHAR`, which is what "Input is not proper UTF-8" reports.
-    private static let invalidCharacterCode: Int32 = 9
 
     /// Runs the rules over every node. Throws `XMLStreamReader.Failure` when libxml2 gives up,
     /// `FeedError.notAFeed` at a root element no rule knows.

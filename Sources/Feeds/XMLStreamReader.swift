@@ -22,6 +22,9 @@ final class XMLStreamReader {
     struct Failure: Error {
         let code: Int32
         let message: String
+
+        /// `XML_ERR_INVALID_CHAR`: what "Input is not proper UTF-8" reports, among others.
+        var isInvalidCharacter: Bool { code == Int32(XML_ERR_INVALID_CHAR.rawValue) }
     }
 
     private let reader: xmlTextReaderPtr

@@ -48,7 +48,8 @@ extension MPVPlayer {
                 if key == "time", value.format == MPV_FORMAT_DOUBLE { start = value.u.double_ }
                 if key == "time", value.format == MPV_FORMAT_INT64 { start = Double(value.u.int64) }
             }
-            result.append(Chapter(title: title.isEmpty ? "Chapter \(i + 1)" : title, start: start))
+            // ID3 CHAP times can come out a hair below zero after mpv's start-time adjustment.
+            result.append(Chapter(title: title.isEmpty ? "Chapter \(i + 1)" : title, start: max(0, start)))
         }
         return result
     }

@@ -5,6 +5,7 @@ extension PlaybackEngine {
     /// Carries out one client command. Throws a message for the client when it cannot.
     public func handle(_ command: ClientCommand) async throws(CommandError) {
         switch command {
+        case .ping: return
         case .play(let id): try await play(episodeID: id)
         case .pause: try requireEpisode(); setPaused(true); await savePosition(force: true)
         case .resume: try await resume()

@@ -107,8 +107,9 @@ public final class FixtureHTTPServer: Sendable {
             return !state.stopped
         }
         guard first else { return }
-        _ = shutdown(listener, Int32(SHUT_RDWR))  // wakes the blocked accept()
-        _ = close(listener)
+        // Wakes the blocked accept(); the accept thread closes the socket itself, so the descriptor
+        // cannot be reused by someone else while that thread might still touch it.
+        _ = shutdown(listener, Int32(SHUT_RDWR))
     }
 
     // MARK: Socket plumbing
@@ -142,13 +143,16 @@ public final class FixtureHTTPServer: Sendable {
     }
 
     private static func acceptLoop(listener: Int32, state: State) {
+        defer { close(listener) }
         while true {
             let client = accept(listener, nil, nil)
+            let stopped = state.withLock { $0.stopped }
             if client < 0 {
-                if errno == EINTR { continue }
-                return  // the listener was shut down
+                if stopped { return }
+                if errno == EINTR || errno == ECONNABORTED { continue }
+                return  // unrecoverable: tests will see connections refused
             }
-            if state.withLock({ $0.stopped }) {
+            if stopped {
                 close(client)
                 return
             }

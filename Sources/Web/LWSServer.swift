@@ -75,7 +75,9 @@ public final class LWSServer: @unchecked Sendable {
         info.iface = UnsafePointer(ifaceName)
         info.protocols = UnsafePointer(table)
         info.user = Unmanaged.passUnretained(self).toOpaque()
-        info.options = UInt64(LWS_SERVER_OPTION_VALIDATE_UTF8) | UInt64(LWS_SERVER_OPTION_HTTP_HEADERS_SECURITY_BEST_PRACTICES_ENFORCE)
+        // Not HTTP_HEADERS_SECURITY_BEST_PRACTICES_ENFORCE: it adds a second CSP that blocks feed
+        // artwork and media; ours (LWSServer+Writing) is the one policy.
+        info.options = UInt64(LWS_SERVER_OPTION_VALIDATE_UTF8)
         if !host.contains(":") { info.options |= UInt64(LWS_SERVER_OPTION_DISABLE_IPV6) }
         info.timeout_secs = 30
         info.ka_time = 0

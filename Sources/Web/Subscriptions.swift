@@ -25,9 +25,16 @@ public struct Subscriptions: Sendable {
         else { throw SubscriptionError(status: 400, message: "not a feed address: \"\(trimmed)\" (use http:// or https://)") }
         let fetched: (content: FeedContent, finalURL: URL)
         do { fetched = try await FeedFetcher.fetchAndParse(url: url) } catch {
-            throw SubscriptionError(status: 502, message: "could not add \(trimmed): \(error)")
+            // Fetch errors name the URL themselves; parse errors need it said.
+            let reason = "\(error)"
+            throw SubscriptionError(status: 502, message: reason.contains(url.absoluteString) ? reason : "could not add \(trimmed): \(reason)")
         }
-        do { return try await store.subscribe(feedURL: fetched.finalURL.absoluteString, content: fetched.content) } catch {
+        var content = fetched.content
+        if content.title.trimmingCharacters(in: .whitespaces).isEmpty {
+            // A show needs a name in every list: the feed's host is better than nothing.
+            content.title = fetched.finalURL.host ?? trimmed
+        }
+        do { return try await store.subscribe(feedURL: fetched.finalURL.absoluteString, content: content) } catch {
             throw SubscriptionError(status: 500, message: "could not store the feed: \(error)")
         }
     }

@@ -10,7 +10,7 @@ struct ClientCommandTests {
         (#"{"cmd":"stop"}"#, .stop), (#"{"cmd":"seek","to":12.5}"#, .seek(to: 12.5)),
         (#"{"cmd":"skip","by":-15}"#, .skip(by: -15)), (#"{"cmd":"rate","value":0.5}"#, .rate(0.5)),
         (#"{"cmd":"rate","value":3}"#, .rate(3)), (#"{"cmd":"volume","value":0}"#, .volume(0)),
-        (#"{"cmd":"mute","on":true}"#, .mute(true)),
+        (#"{"cmd":"mute","on":true}"#, .mute(true)), (#"{"id":3,"cmd":"ping"}"#, .ping),
     ])
     func decodes(frame: String, expected: ClientCommand) throws {
         let (_, result) = ClientCommand.decode(frame)

@@ -40,7 +40,7 @@ struct CommandLineTests {
         #expect(ok.out.contains("Subscribed to CLI Show"))
         let dead = try await Self.run(["subscribe", "http://127.0.0.1:9/feed.xml"], environment: ["EARSHOT_DATA": dir.path])
         #expect(dead.status == 1)
-        #expect(dead.err.contains("could not add http://127.0.0.1:9/feed.xml"))
+        #expect(dead.err.contains("Could not reach http://127.0.0.1:9/feed.xml"))
         let bad = try await Self.run(["serve", "--port", "http"])
         #expect(bad.status == 2)
         #expect(bad.err.contains("--port must be 0…65535"))

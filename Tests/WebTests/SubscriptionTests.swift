@@ -65,9 +65,9 @@ struct SubscriptionTests {
             defer { fixture.stop() }
             fixture.set("/page.html", headers: ["Content-Type": "text/html"], body: Data("<html><body><h1>Hello</h1></body></html>".utf8))
             let cases: [(String, Int, String)] = [
-                (#"{"url":"http://127.0.0.1:9/feed.xml"}"#, 502, "could not add http://127.0.0.1:9/feed.xml"),
+                (#"{"url":"http://127.0.0.1:9/feed.xml"}"#, 502, "Could not reach http://127.0.0.1:9/feed.xml"),
                 (#"{"url":"\#(fixture.url("/missing.xml").absoluteString)"}"#, 502, "404"),
-                (#"{"url":"\#(fixture.url("/page.html").absoluteString)"}"#, 502, "could not add"),
+                (#"{"url":"\#(fixture.url("/page.html").absoluteString)"}"#, 502, "is not a podcast feed"),
                 (#"{"url":"ftp://example.org/feed.xml"}"#, 400, "not a feed address"),
                 (#"{"url":""}"#, 400, "not a feed address"),
                 (#"{"address":"x"}"#, 400, "send {\"url\""),
