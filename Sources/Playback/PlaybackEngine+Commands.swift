@@ -56,6 +56,8 @@ extension PlaybackEngine {
         current = episode
         savedPosition = -1
         loaded = true
+        fileReady = false
+        pendingSeek = nil
         state.episode = NowPlaying(episode)
         state.position = start
         state.duration = episode.duration
@@ -90,7 +92,7 @@ extension PlaybackEngine {
     private func seek(to seconds: Double) async {
         let target = state.duration > 0 ? min(seconds, state.duration) : seconds
         state.position = target
-        if loaded { player.seek(to: target) }
+        if loaded && fileReady { player.seek(to: target) } else if loaded { pendingSeek = target }
         publishState()
         await savePosition(force: true)
     }

@@ -9,6 +9,11 @@ extension PlaybackEngine {
         case .property(let property):
             applyProperty(property)
         case .fileLoaded:
+            fileReady = true
+            if let target = pendingSeek {
+                pendingSeek = nil
+                player.seek(to: target)
+            }
             state.buffering = false
             publishState()
         case .playbackRestart:
@@ -18,8 +23,9 @@ extension PlaybackEngine {
         case .endFile(let reason):
             await ended(reason)
         case .commandFailed(let message):
-            state.error = message
-            publishState()
+            // A seek or property change mpv refused (e.g. at the very end of a file): nothing a
+            // listener can act on, and load failures arrive as `.endFile(.error)` instead.
+            FileHandle.standardError.write(Data("earshot: mpv refused a command: \(message)\n".utf8))
         case .startFile, .seek, .shutdown:
             break
         }

@@ -19,6 +19,9 @@ public actor PlaybackEngine {
     var listeners: [UUID: Listener] = [:]
     /// Whether mpv holds the file of `state.episode` (false after it ended or failed).
     var loaded = false
+    /// Whether mpv has opened the file: seeks before that would fail, so they wait in `pendingSeek`.
+    var fileReady = false
+    var pendingSeek: Double?
     /// The episode's stored data, for saving and end-of-file bookkeeping.
     var current: Episode?
     var lastSaved = Date.distantPast

@@ -62,6 +62,20 @@ struct PlaybackEngineTests {
         await h.close()
     }
 
+    @Test("a seek sent before mpv has opened the file is applied once it has, with no error")
+    func seekWhileLoading() async throws {
+        let h = try await PlaybackHarness.make()
+        defer { h.directory.remove() }
+        try await h.engine.handle(.play(episode: h.episode.id))
+        try await h.engine.handle(.seek(to: 20))
+        #expect(await h.wait { !$0.buffering })
+        try await Task.sleep(for: .milliseconds(400))
+        let position = try #require(h.engine.player.timePosition())
+        #expect(position >= 20 && position < 21, "at \(position)")
+        #expect(await h.engine.state.error == nil)
+        await h.close()
+    }
+
     @Test("rate 2 plays about two seconds per second, and is in the state")
     func doubleSpeed() async throws {
         let h = try await PlaybackHarness.make()
