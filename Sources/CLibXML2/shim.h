@@ -1,5 +1,10 @@
 #ifndef EARSHOT_CLIBXML2_SHIM_H
 #define EARSHOT_CLIBXML2_SHIM_H
+/* Debian's libxml2 is built with ICU, so encoding.h pulls in the system's <unicode/ucnv.h>,
+ * whose UErrorCode clashes with the newer ICU inside Swift's Foundation (a hard error on a
+ * clean build). Earshot never touches the ICU members of xmlCharEncodingHandler, so hide them. */
+#include <libxml/xmlversion.h>
+#undef LIBXML_ICU_ENABLED
 #include <libxml/parser.h>
 #include <libxml/xmlreader.h>
 #include <libxml/xmlmemory.h>
