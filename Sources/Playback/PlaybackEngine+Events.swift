@@ -88,6 +88,10 @@ extension PlaybackEngine {
             state.paused = true
             state.buffering = false
             state.error = "could not play \(episode.title): \(message)"
+            if message.contains("audio output") {
+                // The commonest first-run failure: no sound device (or the wrong one) on this machine.
+                state.error! += " — no sound device could be opened; start Earshot with --audio-output (e.g. pulse, pipewire, alsa)"
+            }
             publishState()
         case .stopped, .other:
             break // our own stop or a replacement load: already accounted for
