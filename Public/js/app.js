@@ -28,8 +28,13 @@ const ROUTES = [
 
 const view = document.getElementById('view');
 
+let connectedBefore = false;
 socket.on('status', (status) => {
-  if (status === 'open') player.resetSequence(); // the snapshot that follows resyncs us
+  if (status !== 'open') return;
+  player.resetSequence(); // the snapshot that follows resyncs us
+  // Feeds may have been added while we were away: `library` messages sent then are lost.
+  if (connectedBefore) library.load().catch(() => {});
+  connectedBefore = true;
 });
 socket.on('state', (message) => player.apply(message));
 socket.on('time', (message) => player.apply(message));

@@ -8,8 +8,13 @@ public enum ResumePoint {
     /// The saved position, unless the episode was played through or the position is nonsense.
     public static func start(saved: Double, duration: Double, played: Bool) -> Double {
         guard !played, saved.isFinite, saved > 1 else { return 0 }
-        if duration > 0 && saved >= duration - finishedMargin { return 0 }
-        return saved
+        return isFinished(position: saved, duration: duration) ? 0 : saved
+    }
+
+    /// Whether a position is as good as the end: the last 5 s (the last tenth of a very short one).
+    public static func isFinished(position: Double, duration: Double) -> Bool {
+        guard duration > 0 else { return false }
+        return position >= duration - min(finishedMargin, duration / 10)
     }
 
     /// A relative skip clamped to the episode (the end is left open when the duration is unknown).

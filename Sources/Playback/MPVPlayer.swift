@@ -67,8 +67,12 @@ public final class MPVPlayer: @unchecked Sendable {
     /// Async: a dead URL is reported later as `.endFile(.error)`, never blocks the caller.
     public func load(_ url: String, start: Double, paused: Bool = false) {
         setProperty("pause", paused ? "yes" : "no")
-        let startOption = String(format: "start=%.3f", max(0, start))
-        command(["loadfile", url, "replace", startOption])
+        // `start` is an option the next loadfile picks up. It is set here, synchronously, rather
+        // than as loadfile's per-file options: that argument moved (mpv 0.38 put `index` there).
+        lock.lock()
+        if !isShutDown { mpv_set_property_string(handle, "start", String(format: "%.3f", max(0, start))) }
+        lock.unlock()
+        command(["loadfile", url, "replace"])
     }
 
     /// Exact seek to an absolute position in seconds.

@@ -52,7 +52,19 @@ extension PlaybackEngine {
         load(episode, at: start)
     }
 
+    /// Addresses mpv may open: the web, and our own bundled files ("/demo/…", resolved to
+    /// Public/). Never file://, edl://, av:// or anything else a hostile feed could name.
+    public static func isPlayable(_ url: String) -> Bool {
+        let lower = url.lowercased()
+        return lower.hasPrefix("http://") || lower.hasPrefix("https://") || (url.hasPrefix("/") && !url.hasPrefix("//"))
+    }
+
     private func load(_ episode: Episode, at start: Double) {
+        guard Self.isPlayable(episode.mediaURL) else {
+            state.error = "cannot play \(episode.title): its address is not http(s) (\(episode.mediaURL.prefix(40)))"
+            publishState()
+            return
+        }
         current = episode
         savedPosition = -1
         loaded = true
@@ -91,6 +103,11 @@ extension PlaybackEngine {
 
     private func seek(to seconds: Double) async {
         let target = state.duration > 0 ? min(seconds, state.duration) : seconds
+        if !loaded, let episode = current, !ResumePoint.isFinished(position: target, duration: state.duration) {
+            // It had ended (and was marked played): moving back into it means the listener
+            // wants to hear from there, so it is no longer "played" and resumes at the target.
+            try? await store.setPlayed(episodeID: episode.id, played: false)
+        }
         state.position = target
         if loaded && fileReady { player.seek(to: target) } else if loaded { pendingSeek = target }
         publishState()

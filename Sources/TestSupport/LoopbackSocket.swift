@@ -87,6 +87,18 @@ public final class LoopbackSocket: @unchecked Sendable {
         return nil
     }
 
+    /// Whatever arrives within `seconds` (buffered bytes included).
+    func readAvailable(within seconds: Double) -> [UInt8] {
+        let deadline = Date().addingTimeInterval(seconds)
+        var pollFD = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+        while Date() < deadline {
+            let left = Int32(max(1, deadline.timeIntervalSinceNow * 1000))
+            guard poll(&pollFD, 1, left) > 0, (try? fill()) == true else { break }
+        }
+        defer { buffer.removeAll() }
+        return buffer
+    }
+
     /// Whether the server closed the connection within `timeout` (reading and dropping data).
     public func waitForClose(timeout: Double = 3) async -> Bool {
         (try? await offThePool { self.waitForCloseBlocking(timeout: timeout) }) ?? false
@@ -126,10 +138,11 @@ public struct RawHTTP {
         for (k, v) in all.sorted(by: { $0.key < $1.key }) { lines.append("\(k): \(v)") }
         try socket.write(lines.joined(separator: "\r\n") + "\r\n\r\n")
         if !body.isEmpty { try socket.write([UInt8](body)) }
-        return (try readResponse(socket), socket)
+        return (try readResponse(socket, head: method == "HEAD"), socket)
     }
 
-    public static func readResponse(_ socket: LoopbackSocket) throws -> Response {
+    /// Reads one response. For a HEAD the body is whatever arrives within 0.3 s: it should be nothing.
+    public static func readResponse(_ socket: LoopbackSocket, head isHead: Bool = false) throws -> Response {
         let head = String(decoding: try socket.read(until: Array("\r\n\r\n".utf8)), as: UTF8.self)
         var lines = head.components(separatedBy: "\r\n").filter { !$0.isEmpty }
         let statusLine = lines.removeFirst().split(separator: " ")
@@ -142,6 +155,7 @@ public struct RawHTTP {
             headers[line[..<colon].lowercased()] = line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)
         }
         let length = Int(headers["content-length"] ?? "0") ?? 0
+        if isHead { return Response(status: status, headers: headers, body: Data(socket.readAvailable(within: 0.3))) }
         let body = length > 0 ? Data(try socket.read(count: length)) : Data()
         return Response(status: status, headers: headers, body: body)
     }

@@ -21,11 +21,13 @@ extension LWSServer {
             return beginHTTP(wsi, path: string(input, len))
         case LWS_CALLBACK_HTTP_BODY:
             let conn = connection(wsi)
+            if conn.refused { return 0 }
             if conn.body.count + len > Self.maxBody { conn.bodyTooLarge = true; conn.body = Data() }
             else if let input, len > 0 { conn.body.append(input.assumingMemoryBound(to: UInt8.self), count: len) }
             return 0
         case LWS_CALLBACK_HTTP_BODY_COMPLETION:
             let conn = connection(wsi)
+            if conn.refused { return 0 } // already answered 403/413; never carry it out
             if conn.bodyTooLarge { return refuse(wsi, conn, 413, "request body too large", close: true) }
             dispatch(conn)
             return 0
@@ -130,6 +132,7 @@ extension LWSServer {
 
     /// Hands the request to Swift on its own task; the answer comes back through the outbox.
     private func dispatch(_ conn: Connection) {
+        guard !conn.refused else { return }
         let request = conn.request
         let id = conn.id
         guard let handler else { return }
@@ -146,6 +149,7 @@ extension LWSServer {
         conn.headersSent = false
         conn.offset = 0
         conn.closeAfterResponse = close
+        conn.refused = true
         lws_callback_on_writable(wsi)
         return 0
     }

@@ -21,6 +21,8 @@ extension LWSServer {
         var offset = 0
         /// Close the connection once the response is out (refusals).
         var closeAfterResponse = false
+        /// Refused at the door: its body is read and dropped, and it is never dispatched.
+        var refused = false
 
         // WebSocket.
         var outbox = SocketOutbox()
@@ -31,7 +33,7 @@ extension LWSServer {
         init(id: ClientID) { self.id = id }
 
         func resetRequest() {
-            method = "GET"; path = "/"; query = ""; headers = [:]; body = Data(); bodyTooLarge = false
+            method = "GET"; path = "/"; query = ""; headers = [:]; body = Data(); bodyTooLarge = false; refused = false
         }
 
         var request: HTTPRequest {

@@ -28,7 +28,8 @@ extension LWSServer {
             guard ok else { return -1 }
             conn.headersSent = true
             conn.offset = 0
-            if response.body.isEmpty { return finishHTTP(wsi, conn) }
+            // HEAD: the same headers (Content-Length included), no body.
+            if response.body.isEmpty || conn.method == "HEAD" { return finishHTTP(wsi, conn) }
             lws_callback_on_writable(wsi)
             return 0
         }
@@ -59,8 +60,9 @@ extension LWSServer {
         ("referrer-policy", "no-referrer"),
         ("x-frame-options", "DENY"),
         ("content-security-policy",
-         "default-src 'self'; img-src * data: blob:; media-src 'self' blob:; connect-src 'self'; " +
-         "script-src 'self'; style-src 'self' 'unsafe-inline'; object-src 'none'; base-uri 'none'; " +
+         // ws: and wss: spelled out: older Safari does not count the page's own socket as 'self'.
+         "default-src 'self'; img-src * data: blob:; media-src 'self' blob:; connect-src 'self' ws: wss:; " +
+         "script-src 'self'; style-src 'self'; object-src 'none'; base-uri 'none'; " +
          "frame-ancestors 'none'; form-action 'self'"),
     ]
 
@@ -99,8 +101,10 @@ extension LWSServer {
             socketContinuation.yield(.rejected(conn.id, "message too large (the limit is \(Self.maxFrame / 1024) KiB)"))
         } else if conn.rxBinary {
             socketContinuation.yield(.rejected(conn.id, "binary frames are not understood; send JSON text"))
+        } else if let text = String(validating: conn.rx, as: UTF8.self) {
+            socketContinuation.yield(.text(conn.id, text))
         } else {
-            socketContinuation.yield(.text(conn.id, String(decoding: conn.rx, as: UTF8.self)))
+            socketContinuation.yield(.rejected(conn.id, "text frames must be UTF-8"))
         }
     }
 

@@ -76,8 +76,9 @@ public final class LWSServer: @unchecked Sendable {
         info.protocols = UnsafePointer(table)
         info.user = Unmanaged.passUnretained(self).toOpaque()
         // Not HTTP_HEADERS_SECURITY_BEST_PRACTICES_ENFORCE: it adds a second CSP that blocks feed
-        // artwork and media; ours (LWSServer+Writing) is the one policy.
-        info.options = UInt64(LWS_SERVER_OPTION_VALIDATE_UTF8)
+        // artwork and media; ours (LWSServer+Writing) is the one policy. Not VALIDATE_UTF8:
+        // lws would close the socket on a bad frame; we answer it with an `error` instead.
+        info.options = 0
         if !host.contains(":") { info.options |= UInt64(LWS_SERVER_OPTION_DISABLE_IPV6) }
         info.timeout_secs = 30
         info.ka_time = 0
@@ -85,20 +86,20 @@ public final class LWSServer: @unchecked Sendable {
         guard let context = lws_create_context(&info) else {
             throw WebError.bind("could not listen on \(host):\(requested) (in use, or not an address of this machine)")
         }
-        self.context = context
         if let vhost = lws_get_vhost_by_name(context, "default") {
             port = Int(lws_get_vhost_listen_port(vhost))
         } else {
             port = requested
         }
         policy.port = port
-        lock.lock(); running = true; lock.unlock()
+        lock.lock(); self.context = context; running = true; lock.unlock()
 
+        nonisolated(unsafe) let serviced = context // only this thread services it
         let thread = Thread { [self] in
             while true {
                 lock.lock(); let go = running; lock.unlock()
                 if !go { break }
-                _ = lws_service(self.context, 0)
+                _ = lws_service(serviced, 0)
             }
             stopped.signal()
         }
@@ -121,17 +122,18 @@ public final class LWSServer: @unchecked Sendable {
 
     /// Stops serving: the service thread ends, every connection closes, the port is freed.
     public func stop() {
+        // Other threads wake the service thread under `lock` (see `wake`): once `running` is
+        // false and `context` nil under it, none can touch the context being destroyed.
         lock.lock()
         let wasRunning = running
         running = false
+        let context = self.context
+        self.context = nil
+        if wasRunning, let context { lws_cancel_service(context) }
         lock.unlock()
         guard let context else { return }
-        if wasRunning {
-            lws_cancel_service(context)
-            stopped.wait()
-        }
+        if wasRunning { stopped.wait() }
         lws_context_destroy(context)
-        self.context = nil
         socketContinuation.finish()
         protocols?.deallocate(); protocols = nil
         free(protocolName); protocolName = nil
@@ -146,19 +148,20 @@ public final class LWSServer: @unchecked Sendable {
     }
 
     func enqueue(_ message: SocketOutbox.Message, to client: ClientID?) {
-        lock.lock()
+        lock.lock(); defer { lock.unlock() }
         outboxMessages.append((client, message))
-        let go = running
-        lock.unlock()
-        if go, let context { lws_cancel_service(context) }
+        wake()
     }
 
     func deliver(_ response: HTTPResponse, to client: ClientID) {
-        lock.lock()
+        lock.lock(); defer { lock.unlock() }
         outboxResponses.append((client, response))
-        let go = running
-        lock.unlock()
-        if go, let context { lws_cancel_service(context) }
+        wake()
+    }
+
+    /// Under `lock`: interrupts `lws_service` so the service thread drains the outbox.
+    private func wake() {
+        if running, let context { lws_cancel_service(context) }
     }
 }
 

@@ -12,6 +12,9 @@ struct DecisionTests {
         #expect(ResumePoint.start(saved: 125, duration: 600, played: true) == 0)
         #expect(ResumePoint.start(saved: 0.5, duration: 600, played: false) == 0)
         #expect(ResumePoint.start(saved: .nan, duration: 600, played: false) == 0)
+        #expect(ResumePoint.start(saved: 1.2, duration: 2.5, played: false) == 1.2, "short clips: the last tenth is the end")
+        #expect(ResumePoint.start(saved: 2.3, duration: 2.5, played: false) == 0)
+        #expect(ResumePoint.isFinished(position: 10, duration: 0) == false, "unknown duration never ends early")
     }
 
     @Test("skips are clamped to the episode")

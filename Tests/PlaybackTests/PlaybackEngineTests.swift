@@ -106,27 +106,6 @@ struct PlaybackEngineTests {
         await h.close()
     }
 
-    @Test("the position survives a new engine on the same database, and play resumes there")
-    func resumeAcrossEngines() async throws {
-        let directory = TemporaryDirectory()
-        defer { directory.remove() }
-        let first = try await PlaybackHarness.make(directory: directory)
-        try await first.playAndWaitForAudio()
-        try await first.engine.handle(.seek(to: 12))
-        #expect(await first.wait { abs($0.position - 12) < 0.2 })
-        try await Task.sleep(for: .milliseconds(500))
-        await first.close() // saves on quit
-        let saved = try #require(try await first.store.episode(id: first.episode.id)).position
-        #expect(saved >= 12 && saved < 13.5, "saved \(saved)")
-
-        let second = try await PlaybackHarness.make(directory: directory)
-        try await second.engine.handle(.play(episode: second.episode.id))
-        #expect(await second.wait { !$0.buffering && $0.position > 12 })
-        let position = await second.engine.state.position
-        #expect(position >= saved - 0.2 && position < saved + 2, "resumed at \(position), saved \(saved)")
-        await second.close()
-    }
-
     @Test("commands that make no sense are refused with a message, and nothing breaks")
     func refusals() async throws {
         let h = try await PlaybackHarness.make()

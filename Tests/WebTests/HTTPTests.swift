@@ -39,6 +39,11 @@ struct HTTPTests {
         #expect(audio.headers["content-type"] == "application/xml; charset=utf-8")
         #expect(try await h.http("/media/keepalive.mp3").headers["content-type"] == "audio/mpeg")
         #expect(try await h.http("/no/such/file.css").status == 404)
+        // HEAD: the same headers, no body — the next response on the connection stays readable.
+        let head = try await h.http("/js/app.js", method: "HEAD")
+        #expect(head.status == 200)
+        #expect(head.headers["content-length"] == "\(js.body.count)")
+        #expect(head.body.isEmpty)
         }
     }
 
@@ -98,14 +103,26 @@ struct HTTPTests {
         #expect(try await h.http("/", headers: ["Host": "localhost:\(h.port)"]).status == 200)
         #expect(try await h.http("/", headers: ["Host": "127.0.0.1:\(h.port + 1)"]).status == 403)
 
-        let body = Data(#"{"url":"http://127.0.0.1:9/feed.xml"}"#.utf8)
-        let (cross, crossSocket) = try await RawHTTP.request(port: h.port, method: "POST", path: "/api/subscriptions",
-                                                       headers: ["Origin": "http://evil.example"], body: body)
-        #expect(cross.status == 403)
-        #expect(await crossSocket.waitForClose())
-        // The same request from our own page is let through (and fails only on the dead feed).
+        // A live feed: a refused request must not be carried out after its 403.
+        let fixture = try FixtureHTTPServer()
+        defer { fixture.stop() }
+        let audio = fixture.url("/a.wav")
+        fixture.set("/feed.xml", body: SubscriptionTests.feed(audioURL: audio))
+        let body = Data(#"{"url":"\#(fixture.url("/feed.xml").absoluteString)"}"#.utf8)
+        for headers in [["Origin": "http://evil.example"], ["Host": "evil.example:\(h.port)"],
+                        ["Origin": "http://127.0.0.1:\(h.port + 1)"]] {
+            let (refused, socket) = try await RawHTTP.request(port: h.port, method: "POST", path: "/api/subscriptions",
+                                                              headers: headers, body: body)
+            #expect(refused.status == 403, "\(headers)")
+            #expect(await socket.waitForClose())
+        }
+        try await Task.sleep(for: .milliseconds(300))
+        #expect(fixture.requests.isEmpty, "a refused request still fetched the feed")
+        #expect((try await h.json("/api/podcasts")["podcasts"] as? [[String: Any]])?.count == 1)
+        // The same request from our own page is carried out.
         let own = try await h.http("/api/subscriptions", method: "POST", headers: ["Origin": "http://127.0.0.1:\(h.port)"], body: body)
-        #expect(own.status == 502)
+        #expect(own.status == 201)
+        #expect((try await h.json("/api/podcasts")["podcasts"] as? [[String: Any]])?.count == 2)
         }
     }
 }

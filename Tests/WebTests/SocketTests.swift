@@ -121,3 +121,22 @@ struct SocketTests {
 extension TestWebSocket {
     func receiveJSONSkippingState() async throws -> [String: Any] { try await receive { $0["type"] as? String != "state" && $0["type"] as? String != "time" } }
 }
+
+@Suite("WebSocket frames that are not valid text", .serialized)
+struct SocketEncodingTests {
+    @Test("a text frame that is not UTF-8 gets an error, and the socket stays open")
+    func invalidUTF8() async throws {
+        try await ServerHarness.with { h in
+            let ws = try await h.socket()
+            _ = try await ws.receiveJSON()
+            try await ws.sendFrame([0x7b, 0xff, 0xfe, 0x7d]) // "{", two bytes UTF-8 never uses, "}"
+            let reply = try await ws.receiveJSONSkippingState()
+            #expect(reply["type"] as? String == "error")
+            #expect(reply["message"] as? String == "text frames must be UTF-8")
+            try await ws.send(#"{"id":2,"cmd":"ping"}"#)
+            let ack = try await ws.receiveJSONSkippingState()
+            #expect(ack["type"] as? String == "ack")
+            #expect(ack["id"] as? Int == 2)
+        }
+    }
+}

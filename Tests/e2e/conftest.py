@@ -24,7 +24,7 @@ from selenium.webdriver.common.by import By
 from selenium.webdriver.support.ui import WebDriverWait
 
 REPO = Path(__file__).resolve().parents[2]
-SCREENSHOTS = REPO / "test-output" / "screenshots"
+SCREENSHOTS = Path(os.environ.get("TEST_OUTPUT") or REPO / "test-output") / "screenshots"
 SERVING = re.compile(r"Earshot is serving on (http://\S+?)/?\s*$")
 START_TIMEOUT = 20
 

@@ -26,6 +26,36 @@ def small_targets(driver, selector):
     """, selector, MIN_TARGET)
 
 
+def small_row_links(driver):
+    """Episode-title links whose tap area (what a finger at the row's text hits) is under 44 px."""
+    return driver.execute_script("""
+        const small = [];
+        for (const link of document.querySelectorAll('.episode-list .episode-title')) {
+          link.scrollIntoView({block: 'center'});  // elementFromPoint sees only the viewport
+          const body = link.closest('.episode-body').getBoundingClientRect();
+          if (body.height === 0) continue;
+          // Probe the text block's corners: each must land on this link (the stretched ::after).
+          const probes = [[body.left + 2, body.top + 2], [body.right - 2, body.bottom - 2],
+                          [body.left + body.width / 2, body.top + body.height / 2]];
+          const hits = probes.every(([x, y]) => {
+            const el = document.elementFromPoint(x, y);
+            return el && el.closest('.episode-title') === link;
+          });
+          if (!hits || body.height < arguments[0] - 0.5) small.push(`${link.textContent}: ${body.width}x${body.height} hits=${hits}`);
+        }
+        return small;
+    """, MIN_TARGET)
+
+
+def check_last_row_clear(driver, page):
+    driver.execute_script("window.scrollTo(0, document.documentElement.scrollHeight)")
+    last_bottom, mini_top = driver.execute_script("""
+        const rows = document.querySelectorAll('.episode-list .episode');
+        return [rows[rows.length - 1].getBoundingClientRect().bottom,
+                document.getElementById('mini-player').getBoundingClientRect().top];""")
+    assert last_bottom <= mini_top, f"{page}: last row ends at {last_bottom}, mini-player starts at {mini_top}"
+
+
 def test_screenshots_and_phone_layout(server, driver):
     SCREENSHOTS.mkdir(parents=True, exist_ok=True)
     episode = demo_episode(server)
@@ -43,12 +73,14 @@ def test_screenshots_and_phone_layout(server, driver):
                 scroll_width, inner = overflow(driver)
                 assert scroll_width <= inner, f"library overflows sideways: {scroll_width} > {inner}"
                 assert small_targets(driver, "#mini-player a, #mini-player button") == []
-                driver.execute_script("window.scrollTo(0, document.documentElement.scrollHeight)")
-                last_bottom, mini_top = driver.execute_script("""
-                    const rows = document.querySelectorAll('.episode-list .episode');
-                    return [rows[rows.length - 1].getBoundingClientRect().bottom,
-                            document.getElementById('mini-player').getBoundingClientRect().top];""")
-                assert last_bottom <= mini_top, f"last row ends at {last_bottom}, mini-player starts at {mini_top}"
+                assert small_targets(driver, ".episode-list button") == []
+                assert small_row_links(driver) == []
+                check_last_row_clear(driver, "library")
+                open_page(driver, server, f"/podcast/{episode['podcastId']}")
+                wait_until(lambda: len(driver.find_elements("css selector", ".episode-list .episode")) >= 3,
+                           message="the podcast page's episodes")
+                assert small_row_links(driver) == []
+                check_last_row_clear(driver, "podcast page")
 
             open_page(driver, server, f"/episode/{episode['id']}")
             wait_until(lambda: by_css(driver, ".episode-page h1").text == episode["title"], message="the episode page")

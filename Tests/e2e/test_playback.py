@@ -167,6 +167,18 @@ def test_keyboard_space_toggles_and_arrows_skip(server, driver):
     keys(Keys.ESCAPE)
     wait_until(lambda: not driver.execute_script("return document.getElementById('shortcuts').open"),
                message="Esc closes the dialog")
+    # After using the scrubber (focus stays on it) space still plays/pauses and arrows still skip.
+    open_page(driver, server, "/player")
+    scrubber = wait_until(lambda: driver.find_element("css selector", ".player input[type=range]"), message="the scrubber")
+    driver.execute_script("arguments[0].focus()", scrubber)
+    before = server.state()["position"]
+    keys(Keys.SPACE)
+    wait_until(lambda: server.state()["paused"] is False, timeout=5, message="space on the focused scrubber plays")
+    keys(Keys.SPACE)
+    wait_until(lambda: server.state()["paused"] is True, timeout=5, message="and pauses again")
+    keys(Keys.ARROW_RIGHT)
+    wait_until(lambda: server.state()["position"] > before + 14, timeout=5, message="→ on the scrubber skips 15 s")
+    open_page(driver, server, "/")
     # Typing in the feed field is typing, not a shortcut.
     by_css(driver, "#feed-url").send_keys(" ")
     time.sleep(0.5)

@@ -36,11 +36,19 @@ function open(dialog) {
   if (dialog && !dialog.open) dialog.showModal();
 }
 
+// Only fields that take text keep space and arrows for themselves. The scrubber (a range
+// input) does not: after dragging it, space still plays/pauses and ←/→ still skip 15 s.
+const TEXT_INPUTS = new Set(['text', 'search', 'url', 'email', 'password', 'number', 'tel',
+  'date', 'time', 'datetime-local', 'month', 'week']);
+
 function isTyping(target) {
   if (!(target instanceof Element)) return false;
-  return target.isContentEditable || Boolean(target.closest('input, textarea, select'));
+  if (target.isContentEditable || target.closest('textarea, select')) return true;
+  const input = target.closest('input');
+  return Boolean(input && TEXT_INPUTS.has(input.type));
 }
 
 function isControl(target) {
-  return target instanceof Element && Boolean(target.closest('button, a[href], summary, [role="button"]'));
+  return target instanceof Element &&
+    Boolean(target.closest('button, a[href], summary, [role="button"], input[type="checkbox"], input[type="radio"]'));
 }
