@@ -102,7 +102,13 @@ extension LWSServer {
         } else if conn.rxBinary {
             socketContinuation.yield(.rejected(conn.id, "binary frames are not understood; send JSON text"))
         } else if let text = String(validating: conn.rx, as: UTF8.self) {
-            socketContinuation.yield(.text(conn.id, text))
+            if admitCommand(from: conn.id) {
+                socketContinuation.yield(.text(conn.id, text))
+            } else {
+                // Answered here, on the service thread: the queue it would join is the problem.
+                conn.outbox.push(SocketOutbox.Message(.error(id: .null, message: "too many commands at once; wait for replies")))
+                lws_callback_on_writable(wsi)
+            }
         } else {
             socketContinuation.yield(.rejected(conn.id, "text frames must be UTF-8"))
         }

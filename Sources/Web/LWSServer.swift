@@ -28,6 +28,9 @@ public final class LWSServer: @unchecked Sendable {
     let lock = NSLock()
     var outboxResponses: [(ClientID, HTTPResponse)] = []
     var outboxMessages: [(ClientID?, SocketOutbox.Message)] = []
+    /// Commands read but not yet handled, per client: a client that floods gets refusals
+    /// instead of growing the queue without bound.
+    var commandsInFlight: [ClientID: Int] = [:]
     var running = false
     private let stopped = DispatchSemaphore(value: 0)
 
@@ -42,6 +45,8 @@ public final class LWSServer: @unchecked Sendable {
     /// Largest request body accepted (413 past it) and largest WebSocket message (error past it).
     public static let maxBody = 1 << 20
     public static let maxFrame = 64 << 10
+    /// Commands one client may have waiting at once.
+    public static let maxCommandsInFlight = 64
 
     /// - Parameters:
     ///   - host: the address to bind ("127.0.0.1" by default: loopback only).
@@ -107,14 +112,18 @@ public final class LWSServer: @unchecked Sendable {
         thread.start()
 
         let events = socketEvents
-        Task { [weak handler] in
+        Task { [weak self, weak handler] in
             for await event in events {
-                guard let handler else { break }
+                guard let self, let handler else { break }
                 switch event {
                 case .opened(let id): await handler.socketOpened(id)
-                case .text(let id, let text): await handler.socketReceived(text, from: id)
+                case .text(let id, let text):
+                    await handler.socketReceived(text, from: id)
+                    self.commandHandled(id)
                 case .rejected(let id, let reason): await handler.socketRejectedFrame(reason, from: id)
-                case .closed(let id): await handler.socketClosed(id)
+                case .closed(let id):
+                    await handler.socketClosed(id)
+                    self.forgetCommands(of: id)
                 }
             }
         }
@@ -141,6 +150,25 @@ public final class LWSServer: @unchecked Sendable {
     }
 
     // MARK: - From any thread
+
+    /// Service thread: whether one more command from `client` may be queued (counts it if so).
+    func admitCommand(from client: ClientID) -> Bool {
+        lock.lock(); defer { lock.unlock() }
+        let waiting = commandsInFlight[client, default: 0]
+        guard waiting < Self.maxCommandsInFlight else { return false }
+        commandsInFlight[client] = waiting + 1
+        return true
+    }
+
+    func forgetCommands(of client: ClientID) {
+        lock.lock(); defer { lock.unlock() }
+        commandsInFlight[client] = nil
+    }
+
+    func commandHandled(_ client: ClientID) {
+        lock.lock(); defer { lock.unlock() }
+        if let waiting = commandsInFlight[client] { commandsInFlight[client] = max(0, waiting - 1) }
+    }
 
     /// Queues a message for one client (`to`) or for every WebSocket client (`to: nil`).
     public func send(_ message: ServerMessage, to client: ClientID? = nil) {

@@ -56,3 +56,17 @@ struct SocketOutboxTests {
         #expect(box.messages.first?.text == "\(1000 - SocketOutbox.maxOther)")
     }
 }
+
+@Suite("A client that floods commands")
+struct CommandAdmissionTests {
+    @Test("past the limit a client's commands are refused until earlier ones are handled")
+    func admission() {
+        let server = LWSServer()
+        for _ in 0..<LWSServer.maxCommandsInFlight { #expect(server.admitCommand(from: 7)) }
+        #expect(!server.admitCommand(from: 7))
+        #expect(server.admitCommand(from: 8), "other clients are not affected")
+        server.commandHandled(7)
+        #expect(server.admitCommand(from: 7))
+        #expect(!server.admitCommand(from: 7))
+    }
+}
