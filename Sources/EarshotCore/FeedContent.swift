@@ -9,9 +9,13 @@ public struct FeedContent: Sendable, Equatable {
     public var summary: String
     public var artworkURL: String?
     public var link: String?
-    /// `itunes:new-feed-url`, when the publisher moved the feed.
+    /// `itunes:new-feed-url` (or `<redirect><newLocation>`), when the publisher moved the feed.
     public var newFeedURL: String?
     public var items: [FeedItem]
+    /// The rest of what the channel says.
+    public var details = PodcastDetails()
+    /// What was wrong with the document but recovered from (shown with the podcast).
+    public var warnings: [String] = []
 
     public init(title: String = "", author: String = "", summary: String = "", artworkURL: String? = nil,
                 link: String? = nil, newFeedURL: String? = nil, items: [FeedItem] = []) {
@@ -35,6 +39,11 @@ public struct FeedItem: Sendable, Equatable {
     public var published: Date?
     public var artworkURL: String?
     public var link: String?
+    /// The rest of what the item says (sanitized show notes included).
+    public var details = EpisodeDetails()
+    /// The item's description exactly as the feed had it when it was HTML (podcastparser's
+    /// `description_html`), for `earshot parse --json`; never stored, never sent to a page.
+    public var rawHTML: String?
 
     public init(guid: String, title: String = "", summary: String = "", enclosureURL: String,
                 enclosureType: String = "", enclosureLength: Int64 = 0, duration: Double = 0,
