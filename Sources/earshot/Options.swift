@@ -2,7 +2,7 @@ import Foundation
 
 /// What `earshot` was asked to do, from its arguments and environment.
 struct Options {
-    enum Command { case serve, subscribe(String), help }
+    enum Command { case serve, subscribe(String), parse(ParseCommand.Settings), help }
 
     var command: Command = .serve
     var host = "127.0.0.1"
@@ -16,10 +16,13 @@ struct Options {
     Usage:
       earshot serve [--port N] [--data DIR] [--audio-output NAME] [--no-demo] [--web-root DIR]
       earshot subscribe URL [--data DIR]
+      earshot parse FILE|URL [--json] [--timing [--repeat N]]
       earshot help
 
     serve          play on this machine and serve the web UI (default: http://127.0.0.1:8080)
     subscribe URL  add a podcast feed to the library and exit
+    parse          print what Earshot reads in a feed; --json in podcastparser's schema
+                   (plus Earshot's fields), --timing prints the parse time alone
 
     --port N             port to listen on; 0 picks a free one (printed)       env EARSHOT_PORT
     --data DIR           library, downloads and cache                           env EARSHOT_DATA
@@ -50,6 +53,10 @@ struct Options {
                 guard let url = rest.first, !url.hasPrefix("-") else { throw OptionError("subscribe needs a feed URL") }
                 options.command = .subscribe(url)
                 rest = rest.dropFirst()
+            case "parse":
+                guard let target = rest.first, !target.hasPrefix("-") else { throw OptionError("parse needs a file or URL") }
+                options.command = .parse(ParseCommand.Settings(target: target))
+                rest = rest.dropFirst()
             default: throw OptionError("unknown command \"\(first)\"")
             }
         }
@@ -67,6 +74,17 @@ struct Options {
             case "--audio-output": options.audioOutput = try value()
             case "--no-demo": options.demo = false
             case "--web-root": options.webRoot = URL(fileURLWithPath: try value())
+            case "--json", "--timing", "--repeat":
+                guard case .parse(var settings) = options.command else { throw OptionError("\(flag) goes with parse") }
+                switch flag {
+                case "--json": settings.json = true
+                case "--timing": settings.timing = true
+                default:
+                    let v = try value()
+                    guard let n = Int(v), n > 0 else { throw OptionError("--repeat needs a positive number, not \"\(v)\"") }
+                    settings.repeats = n
+                }
+                options.command = .parse(settings)
             case "-h", "--help": options.command = .help
             default: throw OptionError("unknown option \(flag)")
             }

@@ -21,6 +21,17 @@ do {
     exit(2)
 }
 
+// Commands that need no library.
+switch options.command {
+case .help:
+    print(Options.usage)
+    exit(0)
+case .parse(let settings):
+    exit(await ParseCommand.run(settings))
+default:
+    break
+}
+
 let libraryPath = options.dataDirectory.appendingPathComponent("library.sqlite").path
 let store: LibraryStore
 do { store = try LibraryStore(path: libraryPath) } catch {
@@ -28,9 +39,6 @@ do { store = try LibraryStore(path: libraryPath) } catch {
 }
 
 switch options.command {
-case .help:
-    print(Options.usage)
-    exit(0)
 case .subscribe(let url):
     do {
         let podcast = try await Subscriptions(store: store).subscribe(url)
@@ -39,7 +47,7 @@ case .subscribe(let url):
     } catch {
         fail(error.description)
     }
-case .serve:
+case .serve, .help, .parse:
     break
 }
 
