@@ -7,7 +7,7 @@ PORT ?= 8080
 AUDIO ?=
 TEST_OUTPUT ?= test-output
 
-.PHONY: run test build release setup-run setup-test swift-test browser-test clean
+.PHONY: run test build release setup-run setup-test swift-test browser-test bench clean
 
 run: setup-run release
 	.build/release/earshot serve --port $(PORT) $(if $(AUDIO),--audio-output $(AUDIO))
@@ -34,6 +34,12 @@ swift-test:
 browser-test:
 	mkdir -p $(TEST_OUTPUT)
 	EARSHOT_BIN=.build/debug/earshot TEST_OUTPUT=$(abspath $(TEST_OUTPUT)) .venv/bin/python -m pytest -v Tests/e2e
+
+# Feed-parser benchmark against xmllint, podcastparser, feedparser and feedparser-rs; not part
+# of `make test`. The table is also written to .build/bench/feeds.md.
+bench: setup-run release
+	@scripts/bench-setup.sh
+	.build/bench/venv/bin/python bench/feeds.py
 
 clean:
 	rm -rf .build $(TEST_OUTPUT)

@@ -1,0 +1,326 @@
+#!/usr/bin/env python3
+"""`make bench`: Earshot's feed parser against xmllint --stream and three Python feed parsers.
+
+    .build/bench/venv/bin/python bench/feeds.py [--earshot PATH] [--quick] [--only NAME,...]
+
+Parses the generated 10,000-item feed (bench/make_feed.py, cached in .build/bench/) and the large real
+feeds of ../shared/conformance/feeds with every parser, prints a markdown table (also written to
+.build/bench/feeds.md) and checks the budget of issue 3 on the generated feed.
+
+How each number is taken (every measurement runs in a process of its own):
+- ms: the best of N runs. Python parsers and Earshot: in-process, around the parse call alone, the
+  file already read into memory. xmllint: the wall time of the whole `xmllint --stream --noout FILE`
+  process, start-up and reading the file included (the floor: libxml2 reading without building anything).
+- MB/s: file size / ms.
+- peak MB: the maximum resident set (ru_maxrss) of another process that parses once (a process that
+  parsed N times peaks higher: the allocator keeps what earlier runs freed). Earshot and xmllint: the
+  whole process; the bench also measures Earshot on an empty feed, its runtime's share, and says so.
+  Python parsers: that process minus a baseline process of the same interpreter that only reads the
+  file, i.e. what importing the parser, parsing and holding the result add on top of the file's bytes.
+  Each process is started through /usr/bin/time (a fork of a 2 MB program) because Linux carries the
+  parent's high-water mark into a vfork'd child's ru_maxrss: a child started straight from this
+  Python harness would never report less than the harness itself (about 14 MB).
+"""
+
+import argparse
+import gc
+import io
+import json
+import os
+import subprocess
+import sys
+import tempfile
+import time
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(HERE)
+CACHE = os.path.join(ROOT, ".build", "bench")
+REAL_FEEDS_DIR = os.path.normpath(os.path.join(ROOT, "..", "shared", "conformance", "feeds"))
+REAL_FEEDS = ["2020-12-19-LinuxUnplugged.xml", "giantbomb-podcast.rss", "2026-02-13-deprogram.xml",
+              "freakshow_feed.mp3.xml"]
+BASE_URL = "https://example.com/feed.xml"
+GNU_TIME = "/usr/bin/time"
+
+# (name shown, how it runs). Order is the table's column order.
+PARSERS = [
+    ("xmllint --stream", "xmllint"),
+    ("podcastparser", "podcastparser"),
+    ("feedparser", "feedparser"),
+    ("feedparser-rs", "feedparser-rs"),
+    ("feedparser-rs sanitized", "feedparser-rs-sanitized"),
+    ("Earshot", "earshot"),
+]
+PYTHON_PARSERS = {"podcastparser", "feedparser", "feedparser-rs", "feedparser-rs-sanitized"}
+
+BUDGET_PEAK_MB = 60
+BUDGET_XMLLINT_FACTOR = 2
+
+
+# ---------------------------------------------------------------- child side: one parser, one file
+
+
+def child_parse_function(name):
+    """The parse call for a Python peer, taking the file's bytes; returns the number of items found."""
+    if name == "podcastparser":
+        import podcastparser
+        return lambda data: len(podcastparser.parse(BASE_URL, io.BytesIO(data))["episodes"])
+    if name == "feedparser":
+        import feedparser  # sanitize_html=True and resolve_relative_uris=True are its defaults
+        return lambda data: len(feedparser.parse(data).entries)
+    if name == "feedparser-rs":
+        import feedparser_rs
+        return lambda data: len(feedparser_rs.parse(data, sanitize_html=False).entries)
+    if name == "feedparser-rs-sanitized":
+        import feedparser_rs  # sanitize_html=True is its default
+        return lambda data: len(feedparser_rs.parse(data).entries)
+    raise SystemExit(f"unknown parser {name}")
+
+
+def child(name, path, repeat):
+    with open(path, "rb") as handle:
+        data = handle.read()
+    if name == "baseline":
+        print(json.dumps({"bytes": len(data)}))
+        return
+    parse = child_parse_function(name)
+    best = float("inf")
+    items = 0
+    for _ in range(repeat):
+        gc.collect()
+        start = time.perf_counter()
+        items = parse(data)  # the result is dropped inside the lambda, after len(): freed before the next run
+        best = min(best, time.perf_counter() - start)
+    print(json.dumps({"ms": best * 1000, "items": items}))
+
+
+# ---------------------------------------------------------------- parent side: spawning and measuring
+
+
+def run_measured(command):
+    """Runs command under GNU time; returns (stdout, peak RSS in MB, wall seconds)."""
+    with tempfile.NamedTemporaryFile("r", suffix=".rss") as rss, tempfile.TemporaryFile("w+") as errors:
+        start = time.perf_counter()
+        result = subprocess.run([GNU_TIME, "-q", "-o", rss.name, "-f", "%M", *command],
+                                stdout=subprocess.PIPE, stderr=errors, text=True)
+        wall = time.perf_counter() - start
+        if result.returncode != 0:
+            errors.seek(0)
+            raise RuntimeError(f"{' '.join(command)} exited {result.returncode}: {errors.read()[-2000:]}")
+        kilobytes = int(rss.read().split()[-1])
+    return result.stdout, kilobytes / 1024, wall
+
+
+def measure_xmllint(path, repeat):
+    best = float("inf")
+    for _ in range(repeat):
+        start = time.perf_counter()
+        subprocess.run(["xmllint", "--stream", "--noout", path], check=True)
+        best = min(best, time.perf_counter() - start)
+    _, peak, _ = run_measured(["xmllint", "--stream", "--noout", path])
+    return {"ms": best * 1000, "peak": peak, "items": None}
+
+
+def measure_python(name, path, repeat, baseline_mb):
+    """Time from a process parsing `repeat` times, peak memory from another that parses once."""
+    command = [sys.executable, os.path.abspath(__file__), "--child", name, path]
+    output, _, _ = run_measured(command + [str(repeat)])
+    result = json.loads(output.strip().splitlines()[-1])
+    _, peak, _ = run_measured(command + ["1"])
+    return {"ms": result["ms"], "peak": peak - baseline_mb, "items": result["items"]}
+
+
+def earshot_run(binary, path, repeat):
+    output, peak, _ = run_measured([binary, "parse", path, "--timing", "--repeat", str(repeat)])
+    fields = dict(part.split("=", 1) for part in output.split() if "=" in part)
+    if "parse_ms" not in fields:
+        raise RuntimeError(f"{binary} parse --timing printed no parse_ms=…: {output[:500]!r}")
+    return float(fields["parse_ms"]), int(fields.get("items", -1)), peak
+
+
+def measure_earshot(binary, path, repeat):
+    """Time from a process parsing `repeat` times, peak memory from another that parses once."""
+    ms, items, _ = earshot_run(binary, path, repeat)
+    _, _, peak = earshot_run(binary, path, 1)
+    return {"ms": ms, "peak": peak, "items": items}
+
+
+def earshot_floor_mb(binary):
+    """Peak RSS of Earshot parsing a feed with nothing in it: the runtime's share of its peak."""
+    os.makedirs(CACHE, exist_ok=True)
+    path = os.path.join(CACHE, "empty-feed.xml")
+    with open(path, "w", encoding="utf-8") as out:
+        out.write('<?xml version="1.0"?><rss version="2.0"><channel><title>empty</title></channel></rss>\n')
+    return min(earshot_run(binary, path, 1)[2] for _ in range(3))
+
+
+def baseline_mb(path):
+    """Peak RSS of this interpreter doing nothing but reading the file."""
+    samples = [run_measured([sys.executable, os.path.abspath(__file__), "--child", "baseline", path, "1"])[1]
+               for _ in range(3)]
+    return min(samples)
+
+
+# ---------------------------------------------------------------- the table
+
+
+def cell(value, digits):
+    return "–" if value is None else f"{value:,.{digits}f}"
+
+
+def table(rows, names):
+    header = ["file", "MB"]
+    for shown, key in names:
+        header += [f"{shown} ms", f"{shown} MB/s", f"{shown} peak MB"]
+    header += ["Earshot ÷ feedparser-rs (time)", "Earshot ÷ xmllint (time)"]
+    lines = ["| " + " | ".join(header) + " |", "|" + "|".join(["---"] + ["---:"] * (len(header) - 1)) + "|"]
+    for row in rows:
+        size = row["mb"]
+        out = [row["file"], f"{size:.2f}"]
+        for _, key in names:
+            result = row["results"].get(key)
+            if result is None:
+                out += ["–"] * 3
+                continue
+            out += [cell(result["ms"], 1), cell(size / (result["ms"] / 1000), 1), cell(result["peak"], 1)]
+        out += [ratio(row, "earshot", "feedparser-rs"), ratio(row, "earshot", "xmllint")]
+        lines.append("| " + " | ".join(out) + " |")
+    return "\n".join(lines)
+
+
+def ratio(row, numerator, denominator):
+    a, b = row["results"].get(numerator), row["results"].get(denominator)
+    return "–" if not a or not b else f"{a['ms'] / b['ms']:.2f}"
+
+
+def budget(row, floor_mb):
+    """The budget lines of issue 3, judged on one row (the generated feed)."""
+    results = row["results"]
+    earshot, rs, xmllint = results.get("earshot"), results.get("feedparser-rs"), results.get("xmllint")
+    if not earshot:
+        return ["Budget: not judged (Earshot was not measured)."]
+    lines = [f"Budget on {row['file']} ({row['mb']:.1f} MB):"]
+
+    def verdict(ok):
+        return "PASS" if ok else "FAIL"
+
+    if rs:
+        lines.append(f"- faster than feedparser-rs unsanitized: Earshot {earshot['ms']:.1f} ms vs "
+                     f"{rs['ms']:.1f} ms → {verdict(earshot['ms'] < rs['ms'])}")
+    if xmllint:
+        limit = BUDGET_XMLLINT_FACTOR * xmllint["ms"]
+        lines.append(f"- within {BUDGET_XMLLINT_FACTOR}x of xmllint --stream: Earshot {earshot['ms']:.1f} ms vs "
+                     f"limit {limit:.1f} ms ({earshot['ms'] / xmllint['ms']:.2f}x) → {verdict(earshot['ms'] <= limit)}")
+    lines.append(f"- under {BUDGET_PEAK_MB} MB peak: Earshot {earshot['peak']:.1f} MB → "
+                 f"{verdict(earshot['peak'] < BUDGET_PEAK_MB)} (whole process: {floor_mb:.1f} MB of it is the same "
+                 f"binary parsing an empty feed, {row['mb']:.1f} MB the file's bytes it holds)")
+    return lines
+
+
+def item_check(rows):
+    """Parsers that found a different number of items than Earshot (a parser that stops early looks fast)."""
+    notes = []
+    for row in rows:
+        counts = {key: r["items"] for key, r in row["results"].items() if r and r.get("items") is not None}
+        if len(set(counts.values())) > 1:
+            notes.append(f"- {row['file']}: items found differ: "
+                         + ", ".join(f"{key} {count}" for key, count in counts.items()))
+    return notes
+
+
+NOTES = """\
+ms: best of {repeat} runs ({slow} for feedparser on the generated feed). Python parsers and
+Earshot: in-process, around the parse call only, file already in memory. xmllint: wall time of the whole
+process (start-up and file reading included), the floor. MB/s = file MB / time.
+peak MB: maximum resident set of a separate process that parses once. Earshot, xmllint: the whole
+process (Earshot's includes the file's bytes it holds and {floor:.1f} MB that it peaks at on an empty feed).
+Python parsers: that process minus a baseline of the same interpreter that only reads the file (import
+of the parser + parse + result, over the bytes held).
+feedparser-rs: `feedparser_rs.parse(bytes, sanitize_html=False)`; "sanitized" is its default
+(`sanitize_html=True`). feedparser: `feedparser.parse(bytes)`, which sanitizes and resolves relative
+URIs by default. podcastparser: `podcastparser.parse(url, BytesIO(bytes))`, no sanitizing.
+Ratios: Earshot's time / the peer's time (below 1 = Earshot is faster)."""
+
+
+# ---------------------------------------------------------------- main
+
+
+def main():
+    options = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    options.add_argument("--earshot", default=os.path.join(ROOT, ".build", "release", "earshot"),
+                         help="binary that understands `parse FILE --timing --repeat N`")
+    options.add_argument("--quick", action="store_true", help="N = 1 everywhere (a smoke run)")
+    options.add_argument("--only", help="comma-separated parser keys, e.g. xmllint,earshot")
+    options.add_argument("--real-only", action="store_true", help="skip the generated feed")
+    options.add_argument("--child", nargs=3, metavar=("PARSER", "FILE", "REPEAT"), help=argparse.SUPPRESS)
+    arguments = options.parse_args()
+    if arguments.child:
+        name, path, repeat = arguments.child
+        child(name, path, int(repeat))
+        return 0
+
+    if not os.access(GNU_TIME, os.X_OK):
+        raise SystemExit(f"bench: {GNU_TIME} is missing: run scripts/bench-setup.sh")
+    if not os.access(arguments.earshot, os.X_OK):
+        raise SystemExit(f"bench: {arguments.earshot} is missing: build it (make release) or pass --earshot")
+    keys = {key for _, key in PARSERS}
+    if arguments.only:
+        keys = set(arguments.only.split(","))
+    names = [(shown, key) for shown, key in PARSERS if key in keys]
+    import importlib.util
+    for module in ("podcastparser", "feedparser", "feedparser_rs"):
+        if keys & PYTHON_PARSERS and importlib.util.find_spec(module) is None:
+            raise SystemExit(f"bench: {module} is not importable by {sys.executable}: "
+                             "run scripts/bench-setup.sh and use .build/bench/venv/bin/python")
+    # feedparser takes about 10 s on the generated feed: 3 runs of it there, 5 of everything else.
+    repeat, slow_repeat = (1, 1) if arguments.quick else (5, 3)
+
+    sys.path.insert(0, HERE)
+    import make_feed
+    files = []
+    for name in REAL_FEEDS:
+        path = os.path.join(REAL_FEEDS_DIR, name)
+        if os.path.exists(path):
+            files.append((path, False))
+        else:
+            print(f"bench: {path} is missing, skipped", file=sys.stderr)
+    if not arguments.real_only:
+        files.insert(0, (make_feed.ensure(CACHE), True))
+
+    rows = []
+    started = time.perf_counter()
+    floor_mb = earshot_floor_mb(arguments.earshot) if "earshot" in keys else 0
+    for path, generated in files:
+        size_mb = os.path.getsize(path) / 1e6
+        row = {"file": os.path.basename(path), "mb": size_mb, "results": {}}
+        baseline = baseline_mb(path) if keys & PYTHON_PARSERS else 0
+        for shown, key in names:
+            runs = slow_repeat if generated and key == "feedparser" else repeat
+            print(f"bench: {row['file']} ({size_mb:.1f} MB) × {runs}: {shown}…", file=sys.stderr, flush=True)
+            if key == "xmllint":
+                result = measure_xmllint(path, runs)
+            elif key == "earshot":
+                result = measure_earshot(arguments.earshot, path, runs)
+            else:
+                result = measure_python(key, path, runs, baseline)
+            row["results"][key] = result
+        rows.append(row)
+
+    report = [table(rows, names), "", NOTES.format(repeat=repeat, slow=slow_repeat, floor=floor_mb), ""]
+    mismatches = item_check(rows)
+    if mismatches:
+        report += ["Item counts:"] + mismatches + [""]
+    if not arguments.real_only:
+        report += budget(rows[0], floor_mb)
+    report.append("")
+    report.append(f"(measured in {time.perf_counter() - started:.0f} s on {os.cpu_count()} cores; "
+                  f"Earshot binary: {arguments.earshot})")
+    text = "\n".join(report)
+    print(text)
+    os.makedirs(CACHE, exist_ok=True)
+    with open(os.path.join(CACHE, "feeds.md"), "w", encoding="utf-8") as out:
+        out.write(text + "\n")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
