@@ -28,8 +28,10 @@ build:
 release:
 	$(SWIFT) build -c release --product earshot
 
+# Serial: live-server and real-time mpv tests share 2 cores with CPU-heavy parser tests; in
+# parallel those starve the servers' tasks (a few seconds late is a failed test, not a slow one).
 swift-test:
-	$(SWIFT) test --skip-build
+	$(SWIFT) test --skip-build --no-parallel
 
 browser-test:
 	mkdir -p $(TEST_OUTPUT)

@@ -8,7 +8,8 @@ cd "$(dirname "$0")/.."
 mode=${1:-run}
 packages=(libmpv-dev libwebsockets-dev libsqlite3-dev libxml2-dev pkg-config)
 if [ "$mode" = test ]; then
-    packages+=(chromium chromium-driver python3-venv)
+    # libxml2-utils: xmllint checks that exported OPML is well-formed.
+    packages+=(chromium chromium-driver python3-venv libxml2-utils)
 fi
 
 missing=()

@@ -4,6 +4,7 @@
 import { socket } from './core/socket.js';
 import { player } from './core/player-state.js';
 import { library } from './core/library.js';
+import { refresh } from './core/refresh.js';
 import { router } from './core/router.js';
 import { toast } from './core/toast.js';
 import { initActions } from './components/actions.js';
@@ -32,6 +33,7 @@ let connectedBefore = false;
 socket.on('status', (status) => {
   if (status !== 'open') return;
   player.resetSequence(); // the snapshot that follows resyncs us
+  refresh.load().catch(() => {}); // a refresh may be running (progress sent while we were away is lost)
   // Feeds may have been added while we were away: `library` messages sent then are lost.
   if (connectedBefore) library.load().catch(() => {});
   connectedBefore = true;
@@ -39,6 +41,14 @@ socket.on('status', (status) => {
 socket.on('state', (message) => player.apply(message));
 socket.on('time', (message) => player.apply(message));
 socket.on('library', () => library.load().catch((error) => toast(error.message, 'error')));
+socket.on('refresh', (message) => refresh.receive(message));
+
+// A refresh that just finished changed feeds' status and error: refetch the lists.
+let refreshing = false;
+refresh.subscribe((status) => {
+  if (refreshing && !status.running) library.load().catch(() => {});
+  refreshing = status.running;
+});
 socket.on('commandError', ({ message }) => toast(message, 'error'));
 
 let lastError = null;

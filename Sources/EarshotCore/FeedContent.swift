@@ -16,6 +16,8 @@ public struct FeedContent: Sendable, Equatable {
     public var details = PodcastDetails()
     /// What was wrong with the document but recovered from (shown with the podcast).
     public var warnings: [String] = []
+    /// Raw channel values, only when the parser was asked to keep them (`earshot parse --json`).
+    public var asWritten: FeedAsWritten?
 
     public init(title: String = "", author: String = "", summary: String = "", artworkURL: String? = nil,
                 link: String? = nil, newFeedURL: String? = nil, items: [FeedItem] = []) {
@@ -42,8 +44,11 @@ public struct FeedItem: Sendable, Equatable {
     /// The rest of what the item says (sanitized show notes included).
     public var details = EpisodeDetails()
     /// The item's description exactly as the feed had it when it was HTML (podcastparser's
-    /// `description_html`), for `earshot parse --json`; never stored, never sent to a page.
+    /// `description_html`), for `earshot parse --json`; only when the parser was asked to keep raw
+    /// values, never stored, never sent to a page.
     public var rawHTML: String?
+    /// Raw item values, only when the parser was asked to keep them (`earshot parse --json`).
+    public var asWritten: FeedItemAsWritten?
 
     public init(guid: String, title: String = "", summary: String = "", enclosureURL: String,
                 enclosureType: String = "", enclosureLength: Int64 = 0, duration: Double = 0,

@@ -6,9 +6,10 @@ import Foundation
 ///
 /// JSON: text is a string; an element is `{"t": tag, "a": {attr: value}, "c": [children]}`
 /// (`a` and `c` omitted when empty).
-public indirect enum RichText: Sendable, Equatable, Codable {
+public enum RichText: Sendable, Equatable, Codable {
     case text(String)
-    case element(String, attributes: [String: String], children: [RichText])
+    // Only the recursive case is boxed: text nodes (half of all nodes) cost no extra allocation.
+    indirect case element(String, attributes: [String: String], children: [RichText])
 
     private enum Key: String, CodingKey { case t, a, c }
 

@@ -3,12 +3,14 @@ import Foundation
 
 /// Collects what the rules find, field by field, and assembles `FeedContent` at the end.
 ///
-/// Values arrive as raw bytes and are converted once, when stored; show notes are kept raw until the
-/// item ends, so only the one that wins (description, else itunes:summary, else content:encoded) is
-/// converted to plain text.
+/// Values arrive as raw bytes and are converted once, when stored; the channel's descriptions are kept
+/// raw until the end, so only the one that wins is converted to plain text. Items are built by `ItemDraft`.
 struct FeedBuilder {
-    let baseURL: URL
+    /// The base for relative links: the feed's URL, or the `xml:base` of the root or channel.
+    private(set) var baseURL: URL
     let keepsItemsWithoutEnclosure: Bool
+    /// Whether to fill `asWritten` and `rawHTML` (for `earshot parse --json`).
+    let keepsSourceText: Bool
 
     private var title: String?
     private var link: String?
@@ -16,90 +18,141 @@ struct FeedBuilder {
     private var itunesSummary: [UInt8]?
     private var subtitle: [UInt8]?
     private var itunesAuthor: String?
+    /// `itunes:author` before `personName`'s cleaning, for `asWritten`.
+    private var writtenAuthor: String?
     private var managingEditor: String?
     private var creator: String?
-    private var ownerName: String?
     private var atomAuthor: String?
     private var itunesImage: String?
     private var imageURL: String?
     private var logo: String?
     private var icon: String?
     private var newFeedURL: String?
+    var details = PodcastDetails()
+    /// The `podcast:funding` or `podcast:person` whose attributes were read and whose text comes next.
+    var pendingFunding: FeedLink?
+    var pendingPerson: FeedPerson?
 
     private(set) var items: [FeedItem] = []
-    private var item: ItemDraft?
+    var item: ItemDraft?
+    /// What one item leaves for the next: show-notes buffers and the sanitizer's.
+    private var spareNotes = ItemDraft.NotesBuffers()
+    private var scratch = HTMLSanitizer.Scratch()
+    /// Sanitizes notes beside the parse, for large documents (set per reading pass).
+    var pipeline: NotesPipeline?
 
-    init(baseURL: URL, keepsItemsWithoutEnclosure: Bool) {
+    init(baseURL: URL, keepsItemsWithoutEnclosure: Bool, keepsSourceText: Bool) {
         self.baseURL = baseURL
         self.keepsItemsWithoutEnclosure = keepsItemsWithoutEnclosure
+        self.keepsSourceText = keepsSourceText
     }
 
-    mutating func beginItem() { item = ItemDraft() }
+    mutating func beginItem(isAtom: Bool) {
+        item = ItemDraft(isAtom: isAtom, keepsSource: keepsSourceText, reusing: spareNotes)
+        spareNotes = ItemDraft.NotesBuffers()
+    }
 
     mutating func endItem() {
-        guard let draft = item.take(),
-              let finished = draft.finish(keepingItemsWithoutEnclosure: keepsItemsWithoutEnclosure) else { return }
+        guard let draft = item.take() else { return }
+        defer { spareNotes = draft.notes }
+        guard let (finished, html) = draft.finish(keepingItemsWithoutEnclosure: keepsItemsWithoutEnclosure,
+                                                  baseURL: baseURL) else { return }
         items.append(finished)
+        guard let html else { return }
+        if let pipeline {
+            draft.withBytes(html) { pipeline.add($0, baseURL: baseURL, for: items.count - 1) }
+        } else {
+            items[items.count - 1].details.notes = draft.withBytes(html) {
+                ShowNotes.sanitize(bytes: $0, baseURL: baseURL, reusing: &scratch)
+            }
+        }
     }
 
-    /// Whether the text of `field` is still worth collecting (see `ItemDraft.wants`).
-    func wants(_ field: TextField) -> Bool { item?.wants(field) ?? true }
+    /// Moves the base for relative links to `xml:base` (itself relative to the current base).
+    mutating func rebase(_ value: String) {
+        if let resolved = FeedValues.resolve(value, against: baseURL), let url = URL(string: resolved) {
+            baseURL = url
+        }
+    }
 
     mutating func store(_ field: TextField, _ text: UnsafeBufferPointer<UInt8>) {
         switch field {
         case .channelTitle: title = nonEmpty(FeedValues.squashedWhitespace(bytes: text))
         case .channelLink: link = link ?? FeedValues.resolve(bytes: text, against: baseURL)
-        case .channelDescription: description = raw(text)
-        case .channelSummary: itunesSummary = raw(text)
-        case .channelSubtitle: subtitle = raw(text)
-        case .channelAuthor: itunesAuthor = Self.personName(FeedValues.squashedWhitespace(bytes: text))
+        case .channelDescription: description = Array(text)
+        case .channelSummary: itunesSummary = Array(text)
+        case .channelSubtitle:
+            subtitle = Array(text)
+            details.subtitle = FeedValues.squashedWhitespace(bytes: text)
+        case .channelAuthor:
+            let author = FeedValues.squashedWhitespace(bytes: text)
+            itunesAuthor = Self.personName(author)
+            if keepsSourceText { writtenAuthor = author }
         case .channelManagingEditor: managingEditor = Self.personName(FeedValues.squashedWhitespace(bytes: text))
         case .channelCreator: creator = nonEmpty(FeedValues.squashedWhitespace(bytes: text))
-        case .channelOwnerName: ownerName = nonEmpty(FeedValues.squashedWhitespace(bytes: text))
+        case .channelOwnerName: details.ownerName = FeedValues.squashedWhitespace(bytes: text)
+        case .channelOwnerEmail: details.ownerEmail = FeedValues.squashedWhitespace(bytes: text)
         case .channelAtomAuthor: atomAuthor = nonEmpty(FeedValues.squashedWhitespace(bytes: text))
         case .channelImageURL: imageURL = FeedValues.resolve(bytes: text, against: baseURL)
         case .channelLogo: logo = FeedValues.resolve(bytes: text, against: baseURL)
         case .channelIcon: icon = FeedValues.resolve(bytes: text, against: baseURL)
-        case .channelNewFeedURL: newFeedURL = FeedValues.resolve(bytes: text, against: baseURL)
+        case .channelNewFeedURL: newFeedURL = FeedValues.resolve(bytes: text, against: baseURL) ?? newFeedURL
+        case .channelLanguage: details.language = FeedValues.squashedWhitespace(bytes: text)
+        case .channelGenerator: details.generator = nonEmpty(FeedValues.squashedWhitespace(bytes: text))
+        case .channelExplicit: details.explicit = FeedValues.flag(bytes: text) ?? details.explicit
+        case .channelType: details.type = FeedValues.keyword(bytes: text, in: ["episodic", "serial"]) ?? details.type
+        case .channelBlock: details.block = FeedValues.flag(bytes: text) == true
+        case .channelKeywords: details.keywords = FeedValues.keywords(bytes: text)
+        case .channelLocked: details.locked = FeedValues.flag(bytes: text) ?? details.locked
+        case .channelPodcastGUID: details.podcastGUID = FeedValues.trimmed(bytes: text)
+        case .channelFunding:
+            if var funding = pendingFunding.take() {
+                funding.title = FeedValues.squashedWhitespace(bytes: text)
+                details.funding.append(funding)
+            }
+        case .channelPerson:
+            if var person = pendingPerson.take() {
+                person.name = FeedValues.squashedWhitespace(bytes: text)
+                details.persons.append(person)
+            }
         default:
             item?.store(field, text, baseURL: baseURL)
         }
     }
 
-    mutating func store(_ field: AttributeField, attribute: (String) -> String?) {
-        switch field {
-        case .channelImage:
-            if itunesImage == nil, let href = attribute("href") {
-                itunesImage = FeedValues.resolve(href, against: baseURL)
-            }
-        case .channelLink:
-            // Atom's alternate link is the podcast's web page; `self`, `next`, `hub` are not.
-            let rel = attribute("rel") ?? "alternate"
-            let type = attribute("type") ?? "text/html"
-            if link == nil, rel == "alternate", type.contains("html"), let href = attribute("href") {
-                link = FeedValues.resolve(href, against: baseURL)
-            }
-        default:
-            item?.store(field, attribute: attribute, baseURL: baseURL)
-        }
-    }
-
     /// The podcast as parsed. Author and summary fall back through the places feeds put them.
-    func finish() -> FeedContent {
+    mutating func finish() -> FeedContent {
+        if let pipeline {
+            for (index, notes) in pipeline.collect() { items[index].details.notes = notes }
+        }
         let summarySource = [description, itunesSummary, subtitle].lazy.compactMap { $0 }
             .first { !$0.withUnsafeBufferPointer(\.isBlank) }
         let summary = summarySource.map { bytes in bytes.withUnsafeBufferPointer { FeedValues.plainText(bytes: $0) } }
-        return FeedContent(
+        var content = FeedContent(
             title: title ?? "",
-            author: itunesAuthor ?? managingEditor ?? creator ?? ownerName ?? atomAuthor ?? "",
+            author: itunesAuthor ?? managingEditor ?? creator ?? nonEmpty(details.ownerName) ?? atomAuthor ?? "",
             summary: summary ?? "",
-            artworkURL: itunesImage ?? imageURL ?? logo ?? icon,
+            artworkURL: FeedValues.imageAddress(itunesImage ?? imageURL ?? logo ?? icon, base: baseURL),
             link: link,
             newFeedURL: newFeedURL,
             items: items)
+        content.details = details
+        if keepsSourceText {
+            let written = description ?? itunesSummary
+            content.asWritten = FeedAsWritten(
+                author: writtenAuthor,
+                description: written.map { String(decoding: $0, as: UTF8.self) })
+        }
+        return content
     }
 
-    private func raw(_ text: UnsafeBufferPointer<UInt8>) -> [UInt8] { Array(text) }
+    mutating func setImage(_ href: String?) {
+        if itunesImage == nil, let href { itunesImage = FeedValues.resolve(href, against: baseURL) }
+    }
+
+    mutating func setLink(_ href: String?) {
+        if link == nil, let href { link = FeedValues.resolve(href, against: baseURL) }
+    }
 
     /// `managingEditor` is "mail@example.com (Jane Doe)" by the RSS spec, and some `itunes:author`s copy
     /// that form (or "Jane Doe (mail@example.com)"): the name is what people read. A parenthesis next to
@@ -116,3 +169,11 @@ struct FeedBuilder {
 }
 
 func nonEmpty(_ value: String) -> String? { value.isEmpty ? nil : value }
+
+extension Optional {
+    /// The value, leaving nil behind.
+    mutating func take() -> Wrapped? {
+        defer { self = nil }
+        return self
+    }
+}

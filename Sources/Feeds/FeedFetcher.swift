@@ -29,7 +29,7 @@ public struct FeedFetcher: Sendable {
     public var userAgent: String
 
     public init(timeout: TimeInterval = 30, maximumBytes: Int = 50 * 1_048_576,
-                userAgent: String = "Earshot/1.0 (podcast player)") {
+                userAgent: String = Earshot.userAgent) {
         self.timeout = timeout
         self.maximumBytes = maximumBytes
         self.userAgent = userAgent
@@ -40,6 +40,8 @@ public struct FeedFetcher: Sendable {
     public func fetch(_ url: URL, etag: String? = nil, lastModified: String? = nil) async throws -> Response {
         guard Self.isFetchable(url) else { throw FeedError.invalidURL(url.absoluteString) }
         var request = URLRequest(url: url, cachePolicy: .reloadIgnoringLocalCacheData, timeoutInterval: timeout)
+        // Set again: FoundationNetworking on Linux ignores the initializer's timeout (the request would never time out).
+        request.timeoutInterval = timeout
         request.setValue(userAgent, forHTTPHeaderField: "User-Agent")
         request.setValue("application/rss+xml, application/atom+xml, application/xml;q=0.9, text/xml;q=0.9, */*;q=0.8",
                          forHTTPHeaderField: "Accept")

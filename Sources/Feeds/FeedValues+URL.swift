@@ -28,6 +28,14 @@ extension FeedValues {
         return text
     }
 
+    /// An image address a page may load: http(s), or one beside the feed itself (a `file:` feed
+    /// read by `earshot parse`, the bundled demo). `javascript:`, `data:` and the like are dropped,
+    /// so no artwork can carry them into the first paint or the player.
+    public static func imageAddress(_ url: String?, base: URL) -> String? {
+        guard let url, let scheme = URL(string: url)?.scheme?.lowercased() else { return nil }
+        return scheme == "http" || scheme == "https" || scheme == base.scheme?.lowercased() ? url : nil
+    }
+
     private static func hasHTTPScheme(_ link: UnsafeBufferPointer<UInt8>) -> Bool {
         // "http://" or "https://", any case.
         guard link.count > 8, (link[0] | 0x20) == UInt8(ascii: "h"), (link[1] | 0x20) == UInt8(ascii: "t"),

@@ -1,10 +1,12 @@
 /// The namespaces whose elements the parser understands. Elements are matched by namespace URI, never by
 /// prefix, so `<it:duration xmlns:it="…itunes…">` is iTunes too; prefixes only count when a feed uses one
-/// without declaring it (common: `itunes:` with no `xmlns:itunes`), where the prefix is all there is.
+/// without declaring it (common: `itunes:` or `podcast:` with no `xmlns:`), where the prefix is all there is.
 enum FeedNamespace: Sendable {
     /// RSS 2.0 (no namespace), RSS 1.0's namespace, or Userland's RSS 2.0 one.
     case rss
     case itunes, atom, content, media, dublinCore, rdf
+    /// Podcasting 2.0 (`podcast:`) and Podlove Simple Chapters (`psc:`).
+    case podcast, psc
     /// Anything else: never matches a rule.
     case other
 }
@@ -14,15 +16,21 @@ enum FeedElement: UInt8, CaseIterable, Sendable {
     case unknown
     // RSS
     case rss, channel, item, title, link, description, enclosure, guid, pubDate, image, url
-    case managingEditor, author, redirect, newLocation
+    case managingEditor, author, redirect, newLocation, language, generator
     // RSS 1.0
     case rdfRoot
     // iTunes
     case itunesAuthor, itunesSummary, itunesSubtitle, itunesImage, itunesDuration, itunesNewFeedURL
-    case itunesOwner, itunesName
+    case itunesOwner, itunesName, itunesEmail, itunesExplicit, itunesType, itunesBlock, itunesKeywords
+    case itunesCategory, itunesEpisode, itunesSeason, itunesEpisodeType
     // content, Dublin Core, Media RSS
     case contentEncoded, dcCreator, dcDate
     case mediaContent, mediaGroup, mediaThumbnail, mediaDescription
+    // Podcasting 2.0
+    case podcastGUID, podcastLocked, podcastFunding, podcastPerson, podcastChapters, podcastTranscript
+    case podcastSoundbite, podcastSeason, podcastEpisode, podcastAlternateEnclosure, podcastSource
+    // Podlove Simple Chapters
+    case pscChapters, pscChapter
     // Atom
     case atomFeed, atomEntry, atomTitle, atomLink, atomID, atomPublished, atomUpdated, atomSummary
     case atomContent, atomSubtitle, atomIcon, atomLogo, atomAuthor, atomName
@@ -57,6 +65,10 @@ enum FeedVocabulary {
         case "search.yahoo.com/mrss": return .media
         case "purl.org/dc/elements/1.1": return .dublinCore
         case "www.w3.org/1999/02/22-rdf-syntax-ns#": return .rdf
+        // The namespace's official URI and the GitHub page it was first declared as.
+        case "podcastindex.org/namespace/1.0", "github.com/podcastindex-org/podcast-namespace/blob/main/docs/1.0.md":
+            return .podcast
+        case "podlove.org/simple-chapters": return .psc
         default: return .other
         }
     }
@@ -69,6 +81,8 @@ enum FeedVocabulary {
         case "media": return .media
         case "dc": return .dublinCore
         case "rdf": return .rdf
+        case "podcast": return .podcast
+        case "psc": return .psc
         default: return .other
         }
     }
@@ -78,13 +92,15 @@ enum FeedVocabulary {
             "rss": .rss, "channel": .channel, "item": .item, "title": .title, "link": .link,
             "description": .description, "enclosure": .enclosure, "guid": .guid, "pubDate": .pubDate,
             "image": .image, "url": .url, "managingEditor": .managingEditor, "author": .author,
-            "redirect": .redirect, "newLocation": .newLocation,
+            "redirect": .redirect, "newLocation": .newLocation, "language": .language, "generator": .generator,
         ],
         .rdf: ["RDF": .rdfRoot],
         .itunes: [
             "author": .itunesAuthor, "summary": .itunesSummary, "subtitle": .itunesSubtitle,
             "image": .itunesImage, "duration": .itunesDuration, "new-feed-url": .itunesNewFeedURL,
-            "owner": .itunesOwner, "name": .itunesName,
+            "owner": .itunesOwner, "name": .itunesName, "email": .itunesEmail, "explicit": .itunesExplicit,
+            "type": .itunesType, "block": .itunesBlock, "keywords": .itunesKeywords, "category": .itunesCategory,
+            "episode": .itunesEpisode, "season": .itunesSeason, "episodeType": .itunesEpisodeType,
         ],
         .content: ["encoded": .contentEncoded],
         .dublinCore: ["creator": .dcCreator, "date": .dcDate],
@@ -92,6 +108,13 @@ enum FeedVocabulary {
             "content": .mediaContent, "group": .mediaGroup, "thumbnail": .mediaThumbnail,
             "description": .mediaDescription,
         ],
+        .podcast: [
+            "guid": .podcastGUID, "locked": .podcastLocked, "funding": .podcastFunding, "person": .podcastPerson,
+            "chapters": .podcastChapters, "transcript": .podcastTranscript, "soundbite": .podcastSoundbite,
+            "season": .podcastSeason, "episode": .podcastEpisode, "alternateEnclosure": .podcastAlternateEnclosure,
+            "source": .podcastSource,
+        ],
+        .psc: ["chapters": .pscChapters, "chapter": .pscChapter],
         .atom: [
             "feed": .atomFeed, "entry": .atomEntry, "title": .atomTitle, "link": .atomLink, "id": .atomID,
             "published": .atomPublished, "updated": .atomUpdated, "summary": .atomSummary,

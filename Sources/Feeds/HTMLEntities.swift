@@ -44,5 +44,108 @@ enum HTMLEntities {
         "Omega": 0x03A9, "alpha": 0x03B1, "beta": 0x03B2, "gamma": 0x03B3, "delta": 0x03B4, "epsilon": 0x03B5,
         "lambda": 0x03BB, "mu": 0x03BC, "pi": 0x03C0, "sigma": 0x03C3, "omega": 0x03C9, "infin": 0x221E,
         "ne": 0x2260, "le": 0x2264, "ge": 0x2265, "asymp": 0x2248, "minus": 0x2212, "check": 0x2713,
+        // The rest of HTML 4's entities (podcastparser decodes exactly these).
+        "Chi": 0x03A7, "Epsilon": 0x0395, "Eta": 0x0397, "Iota": 0x0399, "Kappa": 0x039A, "Lambda": 0x039B,
+        "Mu": 0x039C, "Nu": 0x039D, "Omicron": 0x039F, "Phi": 0x03A6, "Pi": 0x03A0, "Psi": 0x03A8, "Rho": 0x03A1,
+        "Sigma": 0x03A3, "Tau": 0x03A4, "Theta": 0x0398, "Upsilon": 0x03A5, "Xi": 0x039E, "Zeta": 0x0396,
+        "alefsym": 0x2135, "and": 0x2227, "ang": 0x2220, "cap": 0x2229, "chi": 0x03C7, "clubs": 0x2663,
+        "cong": 0x2245, "crarr": 0x21B5, "cup": 0x222A, "dArr": 0x21D3, "diams": 0x2666, "empty": 0x2205,
+        "equiv": 0x2261, "eta": 0x03B7, "exist": 0x2203, "forall": 0x2200, "frasl": 0x2044, "hArr": 0x21D4,
+        "image": 0x2111, "int": 0x222B, "iota": 0x03B9, "isin": 0x2208, "kappa": 0x03BA, "lArr": 0x21D0,
+        "lang": 0x2329, "lceil": 0x2308, "lfloor": 0x230A, "lowast": 0x2217, "loz": 0x25CA, "nabla": 0x2207,
+        "ni": 0x220B, "notin": 0x2209, "nsub": 0x2284, "nu": 0x03BD, "oline": 0x203E, "omicron": 0x03BF,
+        "oplus": 0x2295, "or": 0x2228, "otimes": 0x2297, "part": 0x2202, "perp": 0x22A5, "phi": 0x03C6,
+        "piv": 0x03D6, "prod": 0x220F, "prop": 0x221D, "psi": 0x03C8, "rArr": 0x21D2, "radic": 0x221A,
+        "rang": 0x232A, "rceil": 0x2309, "real": 0x211C, "rfloor": 0x230B, "rho": 0x03C1, "sdot": 0x22C5,
+        "sigmaf": 0x03C2, "sim": 0x223C, "spades": 0x2660, "sub": 0x2282, "sube": 0x2286, "sum": 0x2211,
+        "sup": 0x2283, "supe": 0x2287, "tau": 0x03C4, "there4": 0x2234, "theta": 0x03B8, "thetasym": 0x03D1,
+        "uArr": 0x21D1, "upsih": 0x03D2, "upsilon": 0x03C5, "weierp": 0x2118, "xi": 0x03BE, "zeta": 0x03B6,
+        // Punctuation names, known mostly from attempts to hide "javascript:" from filters.
+        "colon": 0x003A, "Tab": 0x0009, "NewLine": 0x000A, "lpar": 0x0028, "rpar": 0x0029, "sol": 0x002F,
+        "bsol": 0x005C, "period": 0x002E, "comma": 0x002C, "excl": 0x0021, "quest": 0x003F, "num": 0x0023,
+        "commat": 0x0040, "lowbar": 0x005F, "semi": 0x003B, "equals": 0x003D, "plus": 0x002B,
+        "percnt": 0x0025, "dollar": 0x0024, "ast": 0x002A, "lsqb": 0x005B, "rsqb": 0x005D, "lcub": 0x007B,
+        "rcub": 0x007D, "verbar": 0x007C, "grave": 0x0060, "Hat": 0x005E,
+    ]
+
+    /// Names that browsers decode even without their `;` in text ("Tom &amp Jerry").
+    private static let legacy: Set<String> = ["amp", "lt", "gt", "quot", "nbsp", "copy", "reg"]
+
+    /// Decodes the character reference at `index` (a `&`): the code point and the index just past it,
+    /// or nil when it is not one (the `&` is then text). Numeric references follow HTML: 0, surrogates
+    /// and values past U+10FFFF become U+FFFD, 0x80–0x9F are read as Windows-1252. In attribute values
+    /// a named reference needs its `;`.
+    static func decode(_ bytes: UnsafeBufferPointer<UInt8>, at index: Int, inAttribute: Bool) -> (value: UInt32, end: Int)? {
+        let count = bytes.count
+        var cursor = index + 1
+        if cursor < count, bytes[cursor] == UInt8(ascii: "#") {
+            cursor += 1
+            let hex = cursor < count && (bytes[cursor] | 0x20) == UInt8(ascii: "x")
+            if hex { cursor += 1 }
+            let digitsStart = cursor
+            var value: UInt32 = 0
+            while cursor < count {
+                let byte = bytes[cursor]
+                let digit: UInt32
+                if isASCIIDigit(byte) { digit = UInt32(byte &- 0x30) }
+                else if hex, (byte | 0x20) &- 0x61 < 6 { digit = UInt32((byte | 0x20) &- 0x61 + 10) }
+                else { break }
+                // Saturate rather than overflow: any value this large is out of range anyway.
+                value = value > 0x10FFFF ? value : value * (hex ? 16 : 10) + digit
+                cursor += 1
+            }
+            guard cursor > digitsStart else { return nil }
+            if cursor < count, bytes[cursor] == UInt8(ascii: ";") { cursor += 1 }
+            return (numericValue(value), cursor)
+        }
+        let nameStart = cursor
+        while cursor < count, cursor - nameStart < 32, isASCIILetter(bytes[cursor]) || isASCIIDigit(bytes[cursor]) {
+            cursor += 1
+        }
+        guard cursor > nameStart else { return nil }
+        let name = UnsafeBufferPointer(rebasing: bytes[nameStart..<cursor])
+        if cursor < count, bytes[cursor] == UInt8(ascii: ";") {
+            return value(of: name).map { ($0, cursor + 1) }
+        }
+        guard !inAttribute, legacy.contains(String(decoding: name, as: UTF8.self)) else { return nil }
+        return value(of: name).map { ($0, cursor) }
+    }
+
+    static func numericValue(_ value: UInt32) -> UInt32 {
+        switch value {
+        case 0, 0xD800...0xDFFF, 0x110000...: return 0xFFFD
+        case 0x80...0x9F: return FeedEncoding.windows1252(UInt8(value))
+        default: return value
+        }
+    }
+
+    /// The code point of an HTML 4 entity name (Python's `html.entities.entitydefs`), or nil: what
+    /// podcastparser's text conversion decodes.
+    static func html4Value(of name: UnsafeBufferPointer<UInt8>) -> UInt32? {
+        html4Names.contains(String(decoding: name, as: UTF8.self)) ? value(of: name) : nil
+    }
+
+    private static let html4Names: Set<String> = [
+        "AElig", "Aacute", "Acirc", "Agrave", "Alpha", "Aring", "Atilde", "Auml", "Beta", "Ccedil", "Chi", "Dagger",
+        "Delta", "ETH", "Eacute", "Ecirc", "Egrave", "Epsilon", "Eta", "Euml", "Gamma", "Iacute", "Icirc", "Igrave",
+        "Iota", "Iuml", "Kappa", "Lambda", "Mu", "Ntilde", "Nu", "OElig", "Oacute", "Ocirc", "Ograve", "Omega",
+        "Omicron", "Oslash", "Otilde", "Ouml", "Phi", "Pi", "Prime", "Psi", "Rho", "Scaron", "Sigma", "THORN", "Tau",
+        "Theta", "Uacute", "Ucirc", "Ugrave", "Upsilon", "Uuml", "Xi", "Yacute", "Yuml", "Zeta", "aacute", "acirc",
+        "acute", "aelig", "agrave", "alefsym", "alpha", "amp", "and", "ang", "aring", "asymp", "atilde", "auml",
+        "bdquo", "beta", "brvbar", "bull", "cap", "ccedil", "cedil", "cent", "chi", "circ", "clubs", "cong", "copy",
+        "crarr", "cup", "curren", "dArr", "dagger", "darr", "deg", "delta", "diams", "divide", "eacute", "ecirc",
+        "egrave", "empty", "emsp", "ensp", "epsilon", "equiv", "eta", "eth", "euml", "euro", "exist", "fnof",
+        "forall", "frac12", "frac14", "frac34", "frasl", "gamma", "ge", "gt", "hArr", "harr", "hearts", "hellip",
+        "iacute", "icirc", "iexcl", "igrave", "image", "infin", "int", "iota", "iquest", "isin", "iuml", "kappa",
+        "lArr", "lambda", "lang", "laquo", "larr", "lceil", "ldquo", "le", "lfloor", "lowast", "loz", "lrm",
+        "lsaquo", "lsquo", "lt", "macr", "mdash", "micro", "middot", "minus", "mu", "nabla", "nbsp", "ndash", "ne",
+        "ni", "not", "notin", "nsub", "ntilde", "nu", "oacute", "ocirc", "oelig", "ograve", "oline", "omega",
+        "omicron", "oplus", "or", "ordf", "ordm", "oslash", "otilde", "otimes", "ouml", "para", "part", "permil",
+        "perp", "phi", "pi", "piv", "plusmn", "pound", "prime", "prod", "prop", "psi", "quot", "rArr", "radic",
+        "rang", "raquo", "rarr", "rceil", "rdquo", "real", "reg", "rfloor", "rho", "rlm", "rsaquo", "rsquo", "sbquo",
+        "scaron", "sdot", "sect", "shy", "sigma", "sigmaf", "sim", "spades", "sub", "sube", "sum", "sup", "sup1",
+        "sup2", "sup3", "supe", "szlig", "tau", "there4", "theta", "thetasym", "thinsp", "thorn", "tilde", "times",
+        "trade", "uArr", "uacute", "uarr", "ucirc", "ugrave", "uml", "upsih", "upsilon", "uuml", "weierp", "xi",
+        "yacute", "yen", "yuml", "zeta", "zwj", "zwnj",
     ]
 }

@@ -9,6 +9,8 @@ struct HTMLToText {
     var noMoreTagEnd = false
     var noMoreDoubleQuote = false
     var noMoreSingleQuote = false
+    /// `<![CDATA[` openers seen whose `]]>` is still to come (and to be dropped).
+    var openCDATA = 0
 
     init(_ bytes: UnsafeBufferPointer<UInt8>) {
         self.bytes = bytes
@@ -38,6 +40,9 @@ struct HTMLToText {
                 appendLiteral(byte)
             case UInt8(ascii: "&"):
                 entity()
+            case UInt8(ascii: "]") where openCDATA > 0 && matches("]]>", at: index):
+                openCDATA -= 1
+                index += 3
             case 0x20, 0x09, 0x0C:
                 writer.space()
                 index += 1
@@ -70,7 +75,7 @@ struct HTMLToText {
     /// Anything but markup, entities and whitespace.
     @inline(__always)
     static func isOrdinary(_ byte: UInt8) -> Bool {
-        byte != UInt8(ascii: "<") && byte != UInt8(ascii: "&") && !isASCIIWhitespace(byte)
+        byte != UInt8(ascii: "<") && byte != UInt8(ascii: "&") && byte != UInt8(ascii: "]") && !isASCIIWhitespace(byte)
     }
 
     mutating func appendLiteral(_ byte: UInt8) {
@@ -91,10 +96,10 @@ struct HTMLToText {
             if matches("<!--", at: index) {
                 index = position(after: "-->", from: index + 4) ?? count
             } else if matches("<![CDATA[", at: index) {
-                let start = index + 9
-                let close = position(of: "]]>", from: start) ?? count
-                appendVerbatim(start..<close)
-                index = min(close + 3, count)
+                // What a feed double-wrapped: its content is read in this same pass (never recursively,
+                // so nesting costs no stack), and its "]]>" dropped.
+                openCDATA += 1
+                index += 9
             } else {
                 guard let close = tagEnd(from: index + 2) else { return false }
                 index = close + 1
@@ -247,12 +252,5 @@ struct HTMLToText {
 
     func position(after literal: StaticString, from start: Int) -> Int? {
         position(of: literal, from: start).map { $0 + literal.utf8CodeUnitCount }
-    }
-
-    mutating func appendVerbatim(_ range: Range<Int>) {
-        guard !range.isEmpty else { return }
-        var inner = HTMLToText(UnsafeBufferPointer(rebasing: bytes[range]))
-        inner.run()
-        inner.writer.out.withUnsafeBufferPointer { writer.append($0) }
     }
 }

@@ -19,6 +19,43 @@ struct NameCache {
     }
 
     private var entries: [Key: Entry] = [:]
+    /// SAX reports an undeclared prefix apart from the local name; the pair is cached by both pointers.
+    private var prefixed: [PrefixedKey: Entry] = [:]
+
+    private struct PrefixedKey: Hashable {
+        let prefix: UInt
+        let name: UInt
+    }
+
+    /// The element for a SAX event's names. libxml2 interns them in the parser's dictionary; as in the
+    /// reader variant, the local name is still checked byte for byte on every hit.
+    mutating func element(localName: UnsafePointer<xmlChar>, prefix: UnsafePointer<xmlChar>?,
+                          namespaceURI: UnsafePointer<xmlChar>?) -> FeedElement {
+        let length = Int(xmlStrlen(localName))
+        // A prefix without a namespace is an undeclared one ("itunes:duration" with no xmlns:itunes).
+        if namespaceURI == nil, let prefix {
+            let key = PrefixedKey(prefix: UInt(bitPattern: prefix), name: UInt(bitPattern: localName))
+            if let entry = prefixed[key], entry.name.count == length,
+               entry.name.elementsEqual(UnsafeBufferPointer(start: localName, count: length)) {
+                return entry.element
+            }
+            let nameBytes = Array(UnsafeBufferPointer(start: localName, count: length))
+            let element = FeedVocabulary.element(
+                namespaceURI: nil, localName: String(cString: prefix) + ":" + String(decoding: nameBytes, as: UTF8.self))
+            prefixed[key] = Entry(element: element, name: nameBytes)
+            return element
+        }
+        let key = Key(namespace: UInt(bitPattern: namespaceURI), name: UInt(bitPattern: localName))
+        if let entry = entries[key], entry.name.count == length,
+           entry.name.elementsEqual(UnsafeBufferPointer(start: localName, count: length)) {
+            return entry.element
+        }
+        let nameBytes = Array(UnsafeBufferPointer(start: localName, count: length))
+        let element = FeedVocabulary.element(namespaceURI: namespaceURI.map { String(cString: $0) },
+                                             localName: String(decoding: nameBytes, as: UTF8.self))
+        entries[key] = Entry(element: element, name: nameBytes)
+        return element
+    }
 
     mutating func element(_ reader: xmlTextReaderPtr) -> FeedElement {
         guard let name = xmlTextReaderConstLocalName(reader) else { return .unknown }

@@ -1,10 +1,10 @@
 import CLibXML2
 import Foundation
 
-/// A pull reader over one XML document in memory: libxml2's `xmlTextReader`, either streaming
-/// (the normal, fast path) or walking a tree that libxml2's recovery mode rebuilt from a broken document.
+/// A pull reader over one XML document in memory: libxml2's `xmlTextReader`, streaming. OPML files are
+/// read with it; feeds go through `XMLEventStream` (SAX), which the reader is too slow for.
 ///
-/// This file and `XMLStreamReader+Names.swift` are the only code that touches libxml2 or its pointers.
+/// This file and the other `XMLStreamReader*.swift` are the only code that touches libxml2 or its pointers.
 /// Options are fixed here: no entity substitution, no DTD loading or validation, no XInclude, no network,
 /// no "huge" limits; an external-entity loader that refuses everything is installed once, before any parse.
 final class XMLStreamReader {
@@ -22,19 +22,22 @@ final class XMLStreamReader {
     struct Failure: Error {
         let code: Int32
         let message: String
+        /// The line libxml2 was reading (1-based), 0 when it did not say.
+        var line = 0
 
-        /// `XML_ERR_INVALID_CHAR`: what "Input is not proper UTF-8" reports, among others.
+        /// `XML_ERR_INVALID_CHAR`: what "Input is not proper UTF-8" and "PCDATA invalid Char value" report.
         var isInvalidCharacter: Bool { code == Int32(XML_ERR_INVALID_CHAR.rawValue) }
+
+        /// `XML_ERR_UNDECLARED_ENTITY`: `&gtgt;`, an HTML entity in a feed.
+        var isUndefinedEntity: Bool { code == Int32(XML_ERR_UNDECLARED_ENTITY.rawValue) }
     }
 
     private let reader: xmlTextReaderPtr
-    /// The recovered tree the reader walks, owned here; nil while streaming.
-    private let document: xmlDocPtr?
     private let errors: ErrorSink
     var names = NameCache()
 
     /// The safe options for every parse; see the type's summary.
-    private static let options: Int32 = Int32(bitPattern:
+    static let options: Int32 = Int32(bitPattern:
         XML_PARSE_NONET.rawValue | XML_PARSE_RECOVER.rawValue | XML_PARSE_NOCDATA.rawValue | XML_PARSE_COMPACT.rawValue)
 
     /// `xmlInitParser()` and the refusing entity loader, exactly once per process, before the first parse.
@@ -43,53 +46,32 @@ final class XMLStreamReader {
         earshot_xml_install_safe_loader()
     }()
 
-    private init(reader: xmlTextReaderPtr, document: xmlDocPtr?, errors: ErrorSink) {
+    /// Makes sure `libraryReady` ran (for the other libxml2 wrappers).
+    static func prepareLibrary() { _ = libraryReady }
+
+    private init(reader: xmlTextReaderPtr, errors: ErrorSink) {
         self.reader = reader
-        self.document = document
         self.errors = errors
     }
 
     deinit {
         xmlFreeTextReader(reader)
-        if let document { xmlFreeDoc(document) }
     }
 
     /// A streaming reader over `bytes`, which must outlive it (libxml2 reads them in place).
-    /// `encoding` overrides what the document declares (used to re-read mislabelled Latin-1).
-    static func streaming(_ bytes: UnsafeRawBufferPointer, encoding: String? = nil) -> XMLStreamReader? {
+    static func streaming(_ bytes: UnsafeRawBufferPointer) -> XMLStreamReader? {
         _ = libraryReady
         guard let base = bytes.baseAddress, let size = Int32(exactly: bytes.count) else { return nil }
         let created = base.withMemoryRebound(to: CChar.self, capacity: bytes.count) { chars in
-            xmlReaderForMemory(chars, size, "feed.xml", encoding, options)
+            xmlReaderForMemory(chars, size, "feed.xml", nil, options)
         }
         guard let created else { return nil }
         let errors = ErrorSink()
         xmlTextReaderSetStructuredErrorHandler(created, recordError, Unmanaged.passUnretained(errors).toOpaque())
-        return XMLStreamReader(reader: created, document: nil, errors: errors)
+        return XMLStreamReader(reader: created, errors: errors)
     }
 
-    /// A reader over the tree libxml2's recovery mode builds from `bytes`, for documents the streaming reader
-    /// gave up on (an undefined entity, a stray byte). Nil when not even a root element could be recovered.
-    static func recovered(_ bytes: UnsafeRawBufferPointer) -> XMLStreamReader? {
-        _ = libraryReady
-        guard let base = bytes.baseAddress, let size = Int32(exactly: bytes.count) else { return nil }
-        let quiet = options | Int32(bitPattern: XML_PARSE_NOERROR.rawValue | XML_PARSE_NOWARNING.rawValue)
-        let parsed = base.withMemoryRebound(to: CChar.self, capacity: bytes.count) { chars in
-            xmlReadMemory(chars, size, "feed.xml", nil, quiet)
-        }
-        guard let parsed else { return nil }
-        guard xmlDocGetRootElement(parsed) != nil, let walker = xmlReaderWalker(parsed) else {
-            xmlFreeDoc(parsed)
-            return nil
-        }
-        return XMLStreamReader(reader: walker, document: parsed, errors: ErrorSink())
-    }
-
-    /// The first error libxml2 reported, fatal or not (namespace errors included).
-    var firstError: Failure? { errors.first }
-
-    /// Moves to the next node; nil at the end of the document. Throws when libxml2 gives up (a fatal error
-    /// in streaming mode: the caller may retry with `recovered`).
+    /// Moves to the next node; nil at the end of the document. Throws when libxml2 gives up (a fatal error).
     func read() throws(Failure) -> Node? {
         let status = xmlTextReaderRead(reader)
         if status == 0 { return nil }
@@ -145,29 +127,30 @@ final class XMLStreamReader {
     private static let significantWhitespaceType = Int32(XML_READER_TYPE_SIGNIFICANT_WHITESPACE.rawValue)
 }
 
-/// Collects libxml2's errors for one reader (the structured handler's user data). Keeps the first message
+/// Collects libxml2's errors for one parse (the structured handler's user data). Keeps the first message
 /// and the first fatal one; later errors are only counted, so a feed with thousands of namespace errors
 /// costs no allocations.
-private final class ErrorSink {
+final class ErrorSink {
     var first: XMLStreamReader.Failure?
     var fatal: XMLStreamReader.Failure?
     var count = 0
 
-    func record(code: Int32, isFatal: Bool, message: UnsafeMutablePointer<CChar>?) {
+    func record(code: Int32, isFatal: Bool, message: UnsafeMutablePointer<CChar>?, line: Int32) {
         count += 1
         if first != nil && (fatal != nil || !isFatal) { return }
         let text = message.map { String(cString: $0).trimmingWhitespace() } ?? "error \(code)"
-        let failure = XMLStreamReader.Failure(code: code, message: text)
+        let failure = XMLStreamReader.Failure(code: code, message: text, line: Int(line))
         if first == nil { first = failure }
         if isFatal && fatal == nil { fatal = failure }
     }
 }
 
 /// The structured error handler: a plain C function, so it captures nothing and finds its sink through `context`.
-private func recordError(_ context: UnsafeMutableRawPointer?, _ error: xmlErrorPtr?) {
+func recordError(_ context: UnsafeMutableRawPointer?, _ error: xmlErrorPtr?) {
     guard let context, let error else { return }
     let sink = Unmanaged<ErrorSink>.fromOpaque(context).takeUnretainedValue()
-    sink.record(code: error.pointee.code, isFatal: error.pointee.level == XML_ERR_FATAL, message: error.pointee.message)
+    sink.record(code: error.pointee.code, isFatal: error.pointee.level == XML_ERR_FATAL, message: error.pointee.message,
+                line: error.pointee.line)
 }
 
 private extension String {

@@ -5,6 +5,9 @@ enum LibrarySchema {
         migrator.register("v1-podcasts-episodes-settings") { db in
             try db.execute(v1)
         }
+        migrator.register("v2-refresh-state-details-unsubscribe") { db in
+            try db.execute(v2)
+        }
         return migrator
     }()
 
@@ -48,5 +51,27 @@ enum LibrarySchema {
             key TEXT PRIMARY KEY NOT NULL,
             value TEXT
         );
+        """
+
+    /// Issue 3: what a refresh needs to remember (validators exactly as the server sent them, how the
+    /// last one went), the feed's full details as JSON (read only for a single podcast or episode, so
+    /// lists never decode JSON), and unsubscribing as a flag: an unsubscribed podcast leaves every list
+    /// but keeps its episodes' positions and played state for the day it is subscribed again.
+    private static let v2 = """
+        -- Small columns first, the details last: a list reading the others never walks the JSON's
+        -- overflow pages.
+        ALTER TABLE podcasts ADD COLUMN subscribed INTEGER NOT NULL DEFAULT 1;
+        ALTER TABLE podcasts ADD COLUMN status TEXT NOT NULL DEFAULT 'ok' CHECK(status IN ('ok', 'error', 'gone'));
+        ALTER TABLE podcasts ADD COLUMN last_error TEXT;
+        ALTER TABLE podcasts ADD COLUMN refreshed_at REAL;
+        ALTER TABLE podcasts ADD COLUMN etag TEXT;
+        ALTER TABLE podcasts ADD COLUMN last_modified TEXT;
+        ALTER TABLE podcasts ADD COLUMN warnings_json TEXT;
+        ALTER TABLE podcasts ADD COLUMN details_json TEXT;
+        -- Libraries from before were fetched when subscribed: that was their last refresh.
+        UPDATE podcasts SET refreshed_at = updated_at;
+        ALTER TABLE episodes ADD COLUMN details_json TEXT;
+        -- Matching an item whose guid changed by its enclosure URL, within one podcast.
+        CREATE INDEX episodes_by_podcast_media ON episodes(podcast_id, media_url);
         """
 }

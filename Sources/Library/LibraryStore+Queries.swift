@@ -2,7 +2,7 @@ import EarshotCore
 import Foundation
 
 extension LibraryStore {
-    /// Every podcast with its episode count, ordered by title ignoring case (then by id).
+    /// Every subscribed podcast with its episode count, ordered by title ignoring case (then by id).
     public func podcasts() throws -> [Podcast] {
         let podcasts = try database.fetchAll(LibrarySQL.allPodcasts) { Podcast(row: $0) }
         // Sorted here rather than by SQLite's NOCASE, which folds only ASCII letters ("Élan" vs "élan").
@@ -12,43 +12,55 @@ extension LibraryStore {
         }.map(\.podcast)
     }
 
-    /// The podcast with this id, or nil.
+    /// The subscribed podcast with this id, with its details, or nil.
     public func podcast(id: Int64) throws -> Podcast? {
-        try database.fetchOne(LibrarySQL.podcastByID, [id]) { Podcast(row: $0) }
+        try database.fetchOne(LibrarySQL.podcastByID, [id]) { row in
+            var podcast = Podcast(row: row)
+            podcast.details = LibraryJSON.decode(PodcastDetails.self, from: row.optionalString(at: 12))
+            return podcast
+        }
     }
 
-    /// The podcast subscribed at this feed URL (exactly as given at subscription), or nil.
+    /// The subscribed podcast at this feed URL (exactly as stored), or nil.
     public func podcast(feedURL: String) throws -> Podcast? {
         try database.fetchOne(LibrarySQL.podcastByFeedURL, [feedURL]) { Podcast(row: $0) }
     }
 
-    /// A podcast's episodes, newest first; episodes without a date come last.
+    /// A subscribed podcast's episodes, newest first; episodes without a date come last.
     public func episodes(podcastID: Int64, limit: Int = 500) throws -> [Episode] {
         try database.fetchAll(LibrarySQL.episodesOfPodcast, [podcastID, limit]) { Episode(row: $0) }
     }
 
-    /// The newest episodes across all podcasts; episodes without a date come last.
+    /// The newest episodes across all subscribed podcasts; episodes without a date come last.
     public func recentEpisodes(limit: Int = 100) throws -> [Episode] {
         try database.fetchAll(LibrarySQL.recentEpisodes, [limit]) { Episode(row: $0) }
     }
 
-    /// The episode with this id, or nil.
+    /// The episode with this id, with its details, or nil. Found even when its podcast was
+    /// unsubscribed: the player may hold it, and its position is kept.
     public func episode(id: Int64) throws -> Episode? {
-        try database.fetchOne(LibrarySQL.episodeByID, [id]) { Episode(row: $0) }
+        try database.fetchOne(LibrarySQL.episodeByID, [id]) { row in
+            var episode = Episode(row: row)
+            episode.details = LibraryJSON.decode(EpisodeDetails.self, from: row.optionalString(at: 14))
+            return episode
+        }
     }
 }
 
 extension Podcast {
-    /// Reads a row of `LibrarySQL.podcastColumns`.
+    /// Reads a row of `LibrarySQL.podcastFields`.
     init(row: Statement) {
         self.init(id: row.int64(at: 0), feedURL: row.string(at: 1), title: row.string(at: 2),
                   author: row.string(at: 3), summary: row.string(at: 4), artworkURL: row.optionalString(at: 5),
-                  link: row.optionalString(at: 6), episodeCount: Int(row.int64(at: 7)))
+                  link: row.optionalString(at: 6), episodeCount: Int(row.int64(at: 7)),
+                  status: Podcast.Status(rawValue: row.string(at: 8)) ?? .ok, error: row.optionalString(at: 9),
+                  refreshedAt: row.date(at: 10),
+                  warnings: LibraryJSON.decode([String].self, from: row.optionalString(at: 11)) ?? [])
     }
 }
 
 extension Episode {
-    /// Reads a row of `LibrarySQL.episodeColumns`.
+    /// Reads a row of `LibrarySQL.episodeFields`.
     init(row: Statement) {
         self.init(id: row.int64(at: 0), podcastID: row.int64(at: 1), podcastTitle: row.string(at: 2),
                   guid: row.string(at: 3), title: row.string(at: 4), summary: row.string(at: 5),

@@ -2,31 +2,25 @@ import EarshotCore
 import Foundation
 
 extension LibraryStore {
-    /// Stores what a feed says: inserts the podcast or updates it (matched by `feedURL`), and inserts or
-    /// updates each item (matched by podcast and guid), all in one transaction.
+    /// Stores what a freshly fetched feed says: inserts the podcast or updates the one at `feedURL`
+    /// (reviving it when it had been unsubscribed), merges its items (see `mergeEpisodes`), and records
+    /// the validators the fetch brought (`etag`, `lastModified`, exactly as received), all in one transaction.
     ///
-    /// The listener's position and played state survive; episodes the feed no longer lists are kept,
+    /// The listener's positions and played state survive; episodes the feed no longer lists are kept,
     /// since feeds often show only their latest items. Returns the podcast with its episode count.
     @discardableResult
-    public func subscribe(feedURL: String, content: FeedContent) throws -> Podcast {
+    public func subscribe(feedURL: String, content: FeedContent, etag: String? = nil,
+                          lastModified: String? = nil) throws -> Podcast {
         let now = Date()
         let id = try database.transaction { () throws -> Int64 in
             guard let id = try database.fetchOne(LibrarySQL.upsertPodcast, [
                 feedURL, content.title, content.author, content.summary, content.artworkURL, content.link, now,
+                try LibraryJSON.encode(content.details), try LibraryJSON.warnings(content.warnings), etag, lastModified,
             ], row: { $0.int64(at: 0) }) else {
                 throw DatabaseError(code: DatabaseError.genericError, message: "the podcast upsert returned no id",
                                     sql: LibrarySQL.upsertPodcast)
             }
-            let upsert = try database.cachedStatement(LibrarySQL.upsertEpisode)
-            defer { upsert.reset() }
-            for item in content.items {
-                upsert.reset()
-                try upsert.bind([
-                    id, item.guid, item.title, item.summary, item.enclosureURL, item.enclosureType,
-                    item.enclosureLength, item.duration, item.published, item.artworkURL, item.link,
-                ])
-                try upsert.step()
-            }
+            try mergeEpisodes(podcastID: id, items: content.items)
             return id
         }
         guard let podcast = try podcast(id: id) else {
@@ -34,5 +28,14 @@ extension LibraryStore {
                                 sql: LibrarySQL.podcastByID)
         }
         return podcast
+    }
+
+    /// Unsubscribes: the podcast and its episodes leave every list, but the rows stay, so the
+    /// listener's positions and played state are there if the feed is subscribed again.
+    /// Returns false when no subscribed podcast has this id.
+    @discardableResult
+    public func unsubscribe(podcastID: Int64) throws -> Bool {
+        try database.run(LibrarySQL.unsubscribe, [podcastID])
+        return database.changes > 0
     }
 }

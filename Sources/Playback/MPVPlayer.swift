@@ -38,7 +38,7 @@ public final class MPVPlayer: @unchecked Sendable {
             ("audio-pitch-correction", "yes"),
             ("cache", "yes"), ("demuxer-max-bytes", "32MiB"), ("demuxer-readahead-secs", "20"),
             ("network-timeout", "20"),
-            ("user-agent", "Earshot/0.1"),
+            ("user-agent", Earshot.userAgent),
         ]
         if let audioOutput, !audioOutput.isEmpty { options.append(("ao", audioOutput)) }
         for (name, value) in options {

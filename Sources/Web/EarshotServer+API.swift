@@ -13,6 +13,7 @@ extension EarshotServer {
     func api(_ request: HTTPRequest) async -> HTTPResponse {
         let parts = request.path.split(separator: "/").dropFirst().map(String.init)
         do {
+            if let response = try await refreshAPI(request, parts) { return response }
             switch (request.method, parts.count, parts.first) {
             case ("GET", 1, "podcasts"):
                 return .json(PodcastsBody(podcasts: try await store.podcasts()))
@@ -36,6 +37,7 @@ extension EarshotServer {
                                     body: Data(await engine.snapshot().encoded().utf8))
             case ("POST", 1, "subscriptions"):
                 return await subscribe(request)
+            case (_, 1, "opml"): return await opml(request)  // GET /api/opml exports, POST imports
             case (_, _, "podcasts"), (_, _, "episodes"), (_, _, "state"), (_, _, "subscriptions"):
                 return .error(405, "\(request.method) is not allowed on \(request.path)")
             default:
@@ -51,9 +53,9 @@ extension EarshotServer {
             return .error(400, "send {\"url\": \"http://…\"}")
         }
         do {
-            let podcast = try await subscriptions.subscribe(body.url)
+            let (podcast, isNew) = try await subscriptions.add(body.url)
             libraryChanged()
-            return .json(PodcastBody(podcast: podcast), status: 201)
+            return .json(PodcastBody(podcast: podcast), status: isNew ? 201 : 200)
         } catch {
             return .error(error.status, error.message)
         }

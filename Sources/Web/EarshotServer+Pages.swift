@@ -21,7 +21,10 @@ extension EarshotServer {
                 "podcasts": .array(podcasts.map { p in
                     ["id": .number(Double(p.id)), "title": .string(p.title), "author": .string(p.author),
                      "artwork": p.artworkURL.map(MustacheValue.string) ?? .null,
-                     "episodeCount": .number(Double(p.episodeCount))]
+                     "episodeCount": .number(Double(p.episodeCount)),
+                     // The tile's badge for a feed whose last refresh failed; the title says why.
+                     "badge": p.status == .gone ? "Gone" : p.status == .error ? "Error" : .null,
+                     "error": p.error.map(MustacheValue.string) ?? .null]
                 }),
                 "episodes": .array(episodes.map { e in
                     ["id": .number(Double(e.id)), "title": .string(e.title), "podcast": .string(e.podcastTitle),

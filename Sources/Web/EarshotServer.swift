@@ -16,18 +16,24 @@ public final class EarshotServer: WebHandler, @unchecked Sendable {
     let templates: MustacheLibrary
     let transport: LWSServer
     let subscriptions: Subscriptions
+    /// Refreshes feeds on request and every `refreshSchedule` (nil: only on request).
+    public let refresher: FeedRefresher
+    let refreshSchedule: RefreshSchedule?
     private let versionLock = NSLock()
     private var _libraryVersion: UInt64 = 1
     /// Changes with each asset set, so a new release busts cached CSS and JS.
     let assetVersion = String(UInt64(Date().timeIntervalSince1970), radix: 36)
 
-    public init(configuration: ServerConfiguration, store: LibraryStore, engine: PlaybackEngine) throws {
+    public init(configuration: ServerConfiguration, store: LibraryStore, engine: PlaybackEngine,
+                refreshSchedule: RefreshSchedule? = RefreshSchedule()) throws {
         self.configuration = configuration
         self.store = store
         self.engine = engine
         files = StaticFiles(root: configuration.publicDirectory)
         templates = try MustacheLibrary(directory: configuration.templatesDirectory)
-        subscriptions = Subscriptions(store: store)
+        refresher = FeedRefresher(store: store)
+        self.refreshSchedule = refreshSchedule
+        subscriptions = Subscriptions(store: store, refresher: refresher)
         transport = LWSServer(host: configuration.host)
     }
 
@@ -39,10 +45,15 @@ public final class EarshotServer: WebHandler, @unchecked Sendable {
         try transport.start(port: configuration.port, handler: self)
         let transport = self.transport
         await engine.addListener { message in transport.send(message) }
+        await startRefreshing()
     }
 
-    /// Stops serving. The engine is left to its owner.
-    public func stop() { transport.stop() }
+    /// Stops serving and the periodic refresh. The engine is left to its owner.
+    public func stop() {
+        transport.stop()
+        let refresher = self.refresher
+        Task { await refresher.stopPeriodic() }
+    }
 
     var libraryVersion: UInt64 {
         versionLock.lock(); defer { versionLock.unlock() }

@@ -132,7 +132,10 @@ extension LWSServer {
 
     /// Hands the request to Swift on its own task; the answer comes back through the outbox.
     private func dispatch(_ conn: Connection) {
-        guard !conn.refused else { return }
+        // Once per request: a POST with "Content-Length: 0" is dispatched at once, and lws then
+        // still fires BODY_COMPLETION for it.
+        guard !conn.refused, !conn.dispatched else { return }
+        conn.dispatched = true
         let request = conn.request
         let id = conn.id
         guard let handler else { return }

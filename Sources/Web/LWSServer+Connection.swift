@@ -23,6 +23,8 @@ extension LWSServer {
         var closeAfterResponse = false
         /// Refused at the door: its body is read and dropped, and it is never dispatched.
         var refused = false
+        /// Handed to Swift already: lws may still report a (zero-length) body's completion.
+        var dispatched = false
 
         // WebSocket.
         var outbox = SocketOutbox()
@@ -33,7 +35,7 @@ extension LWSServer {
         init(id: ClientID) { self.id = id }
 
         func resetRequest() {
-            method = "GET"; path = "/"; query = ""; headers = [:]; body = Data(); bodyTooLarge = false; refused = false
+            method = "GET"; path = "/"; query = ""; headers = [:]; body = Data(); bodyTooLarge = false; refused = false; dispatched = false
         }
 
         var request: HTTPRequest {

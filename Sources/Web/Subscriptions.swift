@@ -10,32 +10,90 @@ public struct SubscriptionError: Error, Sendable, CustomStringConvertible {
     public var description: String { message }
 }
 
-/// Adding feeds to the library: fetch, parse, store.
+/// Adding feeds to the library: fetch, parse, store; a feed already there is refreshed instead.
 public struct Subscriptions: Sendable {
     let store: LibraryStore
+    /// Fetches new feeds and refreshes known ones.
+    public let refresher: FeedRefresher
 
-    public init(store: LibraryStore) { self.store = store }
+    /// `refresher` defaults to one of its own (for the CLI); the server passes the one it runs.
+    public init(store: LibraryStore, refresher: FeedRefresher? = nil) {
+        self.store = store
+        self.refresher = refresher ?? FeedRefresher(store: store)
+    }
 
-    /// Fetches and stores the feed at `urlString`. The podcast is stored under the URL it was
-    /// finally fetched from when a redirect moved it.
+    /// Fetches and stores the feed at `urlString`, or refreshes it when it is already subscribed.
     public func subscribe(_ urlString: String) async throws(SubscriptionError) -> Podcast {
+        try await add(urlString).podcast
+    }
+
+    /// Subscribes to the feed at `urlString`; `isNew` is false when it was already subscribed (at this
+    /// address, at the address it permanently redirects to, or at its `itunes:new-feed-url`), in which
+    /// case it has just been refreshed. Subscribing again to a feed unsubscribed earlier finds its
+    /// episodes with their positions.
+    ///
+    /// The podcast is stored under the address given, or where permanent redirects (301, 308) lead;
+    /// a temporary redirect is followed but not remembered. A feed that names a new address
+    /// (`itunes:new-feed-url`) is stored under that one, fetched there next time.
+    public func add(_ urlString: String) async throws(SubscriptionError) -> (podcast: Podcast, isNew: Bool) {
         let trimmed = urlString.trimmingCharacters(in: .whitespacesAndNewlines)
-        guard let url = URL(string: trimmed), let scheme = url.scheme?.lowercased(),
-              scheme == "http" || scheme == "https", url.host != nil
+        guard let url = URL(string: trimmed), FeedFetcher.isFetchable(url)
         else { throw SubscriptionError(status: 400, message: "not a feed address: \"\(trimmed)\" (use http:// or https://)") }
-        let fetched: (content: FeedContent, finalURL: URL)
-        do { fetched = try await FeedFetcher.fetchAndParse(url: url) } catch {
+        if let existing = try await subscribed(trimmed) { return (try await refreshed(existing), false) }
+
+        let response: FeedFetcher.Response
+        var content: FeedContent
+        do {
+            response = try await refresher.fetch(url)
+            content = try FeedParser.parse(response.data, baseURL: response.finalURL)
+        } catch {
             // Fetch errors name the URL themselves; parse errors need it said.
             let reason = "\(error)"
             throw SubscriptionError(status: 502, message: reason.contains(url.absoluteString) ? reason : "could not add \(trimmed): \(reason)")
         }
-        var content = fetched.content
         if content.title.trimmingCharacters(in: .whitespaces).isEmpty {
             // A show needs a name in every list: the feed's host is better than nothing.
-            content.title = fetched.finalURL.host ?? trimmed
+            content.title = response.finalURL.host ?? trimmed
         }
-        do { return try await store.subscribe(feedURL: fetched.finalURL.absoluteString, content: content) } catch {
+        var feedURL = response.permanentURL?.absoluteString ?? trimmed
+        var etag = response.etag, lastModified = response.lastModified
+        if let moved = content.newFeedURL?.trimmingCharacters(in: .whitespacesAndNewlines), moved != feedURL,
+           let target = URL(string: moved), FeedFetcher.isFetchable(target) {
+            // The validators belong to the old address.
+            (feedURL, etag, lastModified) = (moved, nil, nil)
+        }
+        if let existing = try await subscribed(feedURL) { return (try await refreshed(existing), false) }
+        do {
+            return (try await store.subscribe(feedURL: feedURL, content: content, etag: etag, lastModified: lastModified), true)
+        } catch {
             throw SubscriptionError(status: 500, message: "could not store the feed: \(error)")
+        }
+    }
+
+    /// Refreshes every subscribed feed and returns when all are done: what `earshot refresh` runs.
+    /// `progress` hears each feed's start and finish; `problems` are the podcasts left with an error
+    /// or gone, each with its message. It takes over the refresher's listeners: meant for a
+    /// `Subscriptions` with a refresher of its own, not the server's.
+    public func refreshAll(progress: @escaping @Sendable (RefreshStatus) -> Void = { _ in })
+        async throws -> (status: RefreshStatus, problems: [Podcast]) {
+        await refresher.observe(progress: progress, libraryChanged: {})
+        let status = try await refresher.refreshAllAndWait()
+        return (status, try await store.podcasts().filter { $0.status != .ok })
+    }
+
+    private func subscribed(_ feedURL: String) async throws(SubscriptionError) -> Podcast? {
+        do { return try await store.podcast(feedURL: feedURL) } catch {
+            throw SubscriptionError(status: 500, message: "could not read the library: \(error)")
+        }
+    }
+
+    /// Refreshes a podcast already subscribed and reads it back (with the refresh's status and error).
+    private func refreshed(_ podcast: Podcast) async throws(SubscriptionError) -> Podcast {
+        do {
+            _ = try await refresher.refreshAndWait(podcastID: podcast.id)
+            return try await store.podcast(id: podcast.id) ?? podcast
+        } catch {
+            throw SubscriptionError(status: 500, message: "could not refresh \(podcast.feedURL): \(error)")
         }
     }
 

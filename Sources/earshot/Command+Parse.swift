@@ -28,7 +28,7 @@ enum ParseCommand {
             return 1
         }
         if settings.json {
-            printJSON(content, base: base) // PARSE_JSON_PENDING
+            printJSON(content, base: base)
         } else {
             print(summary(content))
         }
@@ -75,9 +75,13 @@ enum ParseCommand {
         return lines.joined(separator: "\n")
     }
 
+    /// podcastparser's JSON schema (its keys, seconds, Unix times) plus Earshot's own fields, so
+    /// anyone can diff the two on any feed. A feed without a title gets the file's base name, as there.
     static func printJSON(_ content: FeedContent, base: URL) {
-        // Replaced by the podcastparser mapping once Feeds has it.
-        printError("--json is not available in this build")
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+        let document = PodcastparserJSON.document(for: content, fallbackTitle: base.deletingPathExtension().lastPathComponent)
+        print(String(decoding: (try? encoder.encode(document)) ?? Data(), as: UTF8.self))
     }
 
     static func printError(_ message: String) {

@@ -1,8 +1,9 @@
 import Foundation
+import Web
 
 /// What `earshot` was asked to do, from its arguments and environment.
 struct Options {
-    enum Command { case serve, subscribe(String), parse(ParseCommand.Settings), help }
+    enum Command { case serve, subscribe(String), refresh, parse(ParseCommand.Settings), importOPML(String), exportOPML, help }
 
     var command: Command = .serve
     var host = "127.0.0.1"
@@ -11,16 +12,24 @@ struct Options {
     var audioOutput: String?
     var demo = true
     var webRoot: URL?
+    /// How often every feed is refreshed while serving; nil: only on request.
+    var refreshSchedule: RefreshSchedule? = RefreshSchedule()
 
     static let usage = """
     Usage:
-      earshot serve [--port N] [--data DIR] [--audio-output NAME] [--no-demo] [--web-root DIR]
+      earshot serve [--port N] [--data DIR] [--audio-output NAME] [--no-demo] [--refresh-interval H] [--web-root DIR]
       earshot subscribe URL [--data DIR]
+      earshot refresh [--data DIR]
       earshot parse FILE|URL [--json] [--timing [--repeat N]]
+      earshot import FILE.opml [--data DIR]
+      earshot export [--data DIR] > subscriptions.opml
       earshot help
 
     serve          play on this machine and serve the web UI (default: http://127.0.0.1:8080)
-    subscribe URL  add a podcast feed to the library and exit
+    subscribe URL  add a podcast feed to the library and exit (refresh it if it is there)
+    refresh        refresh every feed now and say which failed (exit 3 when some did)
+    import FILE    subscribe to every feed of an OPML file (exit 3 when some failed)
+    export         print the subscriptions as OPML 2.0
     parse          print what Earshot reads in a feed; --json in podcastparser's schema
                    (plus Earshot's fields), --timing prints the parse time alone
 
@@ -30,6 +39,8 @@ struct Options {
     --audio-output NAME  mpv's audio output, e.g. pulse, alsa, pipewire, null    env EARSHOT_AUDIO_OUTPUT
                          (default: mpv picks)
     --no-demo            do not add the bundled demo podcast on first start
+    --refresh-interval H refresh every feed every H hours (±10 %); 0 or off: never  env EARSHOT_REFRESH_INTERVAL
+                         (default: 6)
     --web-root DIR       folder holding Public/ and Templates/ (default: found next to the program)
     """
 
@@ -42,17 +53,28 @@ struct Options {
         }
         if let data = environment["EARSHOT_DATA"], !data.isEmpty { options.dataDirectory = URL(fileURLWithPath: data) }
         if let ao = environment["EARSHOT_AUDIO_OUTPUT"], !ao.isEmpty { options.audioOutput = ao }
+        if let hours = environment["EARSHOT_REFRESH_INTERVAL"], !hours.isEmpty {
+            do { options.refreshSchedule = try RefreshSchedule.parse(hours: hours) } catch {
+                throw OptionError("EARSHOT_REFRESH_INTERVAL: \(error)")
+            }
+        }
 
         var rest = arguments[...]
         if let first = rest.first, !first.hasPrefix("-") {
             rest = rest.dropFirst()
             switch first {
             case "serve": options.command = .serve
+            case "refresh": options.command = .refresh
             case "help": options.command = .help
             case "subscribe":
                 guard let url = rest.first, !url.hasPrefix("-") else { throw OptionError("subscribe needs a feed URL") }
                 options.command = .subscribe(url)
                 rest = rest.dropFirst()
+            case "import":
+                guard let file = rest.first, !file.hasPrefix("-") else { throw OptionError("import needs an OPML file") }
+                options.command = .importOPML(file)
+                rest = rest.dropFirst()
+            case "export": options.command = .exportOPML
             case "parse":
                 guard let target = rest.first, !target.hasPrefix("-") else { throw OptionError("parse needs a file or URL") }
                 options.command = .parse(ParseCommand.Settings(target: target))
@@ -73,6 +95,12 @@ struct Options {
             case "--data": options.dataDirectory = URL(fileURLWithPath: try value())
             case "--audio-output": options.audioOutput = try value()
             case "--no-demo": options.demo = false
+            case "--refresh-interval":
+                do { options.refreshSchedule = try RefreshSchedule.parse(hours: try value()) } catch let error as OptionError {
+                    throw error
+                } catch {
+                    throw OptionError("--refresh-interval: \(error)")
+                }
             case "--web-root": options.webRoot = URL(fileURLWithPath: try value())
             case "--json", "--timing", "--repeat":
                 guard case .parse(var settings) = options.command else { throw OptionError("\(flag) goes with parse") }

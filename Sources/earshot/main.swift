@@ -47,7 +47,18 @@ case .subscribe(let url):
     } catch {
         fail(error.description)
     }
-case .serve, .help, .parse:
+case .refresh:
+    do {
+        let (status, problems) = try await Subscriptions(store: store).refreshAll { _ in }
+        print("\(status.done) feeds refreshed, \(status.failed) failed")
+        for podcast in problems { print("failed  \(podcast.title): \(podcast.error ?? "\(podcast.status)")") }
+        exit(problems.isEmpty ? 0 : 3)
+    } catch {
+        fail("cannot refresh: \(error)")
+    }
+case .importOPML(let file):
+    exit(await OPMLCommand.importFile(file, store: store))
+case .serve, .help, .parse, .exportOPML:
     break
 }
 
@@ -56,6 +67,7 @@ guard let webRoot = options.webRoot ?? ServerConfiguration.findWebRoot(from: exe
         ?? ServerConfiguration.findWebRoot(from: URL(fileURLWithPath: FileManager.default.currentDirectoryPath))
 else { fail("cannot find the Public/ and Templates/ folders; pass --web-root DIR") }
 let publicDirectory = webRoot.appendingPathComponent("Public").standardizedFileURL
+if case .exportOPML = options.command { exit(await OPMLCommand.export(store: store, webRoot: webRoot)) }
 
 let player: MPVPlayer
 do { player = try MPVPlayer(audioOutput: options.audioOutput) } catch {
@@ -72,7 +84,8 @@ let configuration = ServerConfiguration(host: options.host, port: options.port, 
                                         templatesDirectory: webRoot.appendingPathComponent("Templates"))
 let server: EarshotServer
 do {
-    server = try EarshotServer(configuration: configuration, store: store, engine: engine)
+    server = try EarshotServer(configuration: configuration, store: store, engine: engine,
+                               refreshSchedule: options.refreshSchedule)
     try await server.start()
 } catch {
     fail("cannot serve: \(error)")

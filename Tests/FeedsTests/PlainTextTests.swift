@@ -60,4 +60,12 @@ import Testing
         let elapsed = clock.measure { _ = FeedValues.plainText(fromHTML: input) }
         #expect(elapsed < .seconds(2))
     }
+
+    @Test func nestedCDATAIsReadInOnePass() {
+        #expect(FeedValues.plainText(fromHTML: "<![CDATA[<p>one</p>]]> two ]]> three") == "one\n\ntwo ]]> three")
+        // Each opener once recursed into the rest: 100,000 of them overflowed the stack (found by review).
+        let nested = String(repeating: "<![CDATA[", count: 100_000) + "x" + String(repeating: "]]>", count: 3)
+        let elapsed = ContinuousClock().measure { #expect(FeedValues.plainText(fromHTML: nested) == "x") }
+        #expect(elapsed < .seconds(2))
+    }
 }

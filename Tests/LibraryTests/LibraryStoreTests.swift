@@ -24,11 +24,17 @@ struct LibraryStoreTests {
     func podcastRoundTrip() async throws {
         try await withStore { store, _ in
             let saved = try await store.subscribe(feedURL: Self.feedURL, content: Self.fullFeed)
+            let refreshedAt = try #require(saved.refreshedAt)
+            #expect(abs(refreshedAt.timeIntervalSinceNow) < 600)
+            // Lists and lookups by URL carry no details; a single podcast by id does.
             let expected = Podcast(id: saved.id, feedURL: Self.feedURL, title: Self.fullFeed.title,
                                    author: Self.fullFeed.author, summary: Self.fullFeed.summary,
-                                   artworkURL: Self.fullFeed.artworkURL, link: Self.fullFeed.link, episodeCount: 2)
-            #expect(saved == expected)
-            #expect(try await store.podcast(id: saved.id) == expected)
+                                   artworkURL: Self.fullFeed.artworkURL, link: Self.fullFeed.link, episodeCount: 2,
+                                   status: .ok, error: nil, refreshedAt: refreshedAt, warnings: [])
+            var withDetails = expected
+            withDetails.details = Self.fullFeed.details
+            #expect(saved == withDetails)
+            #expect(try await store.podcast(id: saved.id) == withDetails)
             #expect(try await store.podcast(feedURL: Self.feedURL) == expected)
             #expect(try await store.podcasts() == [expected])
             #expect(try await store.podcast(id: saved.id + 1) == nil)
@@ -53,8 +59,12 @@ struct LibraryStoreTests {
             #expect(undated.guid == "no-date" && undated.published == nil && undated.title == "Undated")
             #expect(undated.summary == "" && undated.mediaType == "" && undated.mediaLength == 0 && undated.duration == 0)
             #expect(undated.artworkURL == Self.fullFeed.artworkURL)
-            #expect(try await store.episode(id: first.id) == first)
-            #expect(try await store.episode(id: undated.id) == undated)
+            // A single episode carries its details; lists do not.
+            #expect(first.details == nil)
+            var firstWithDetails = first
+            firstWithDetails.details = own.details
+            #expect(try await store.episode(id: first.id) == firstWithDetails)
+            #expect(try await store.episode(id: undated.id)?.details == EpisodeDetails())
             #expect(try await store.episode(id: 9_999) == nil)
             let link = try await store.withDatabase { db in
                 try db.fetchOne("SELECT link FROM episodes WHERE guid = 'urn:uuid:1'") { $0.optionalString(at: 0) }

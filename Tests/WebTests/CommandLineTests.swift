@@ -123,4 +123,80 @@ struct CommandLineTests {
         #expect(demo == 0)
         #expect(FileManager.default.fileExists(atPath: other.file("library.sqlite").path))
     }
+
+    static let conformance = ServerHarness.repository.deletingLastPathComponent().appendingPathComponent("shared/conformance")
+
+    @Test("parse --json speaks podcastparser's schema; --timing prints the parse time; junk fails clearly")
+    func parse() async throws {
+        let feed = Self.conformance.appendingPathComponent("podcastparser/episode_podcast_person.rss")
+        let expected = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: feed.deletingPathExtension().appendingPathExtension("json"))) as? [String: Any])
+        let run = try await Self.run(["parse", feed.path, "--json"])
+        #expect(run.status == 0, "\(run.err)")
+        let got = try #require(try JSONSerialization.jsonObject(with: Data(run.out.utf8)) as? [String: Any])
+        // Every key podcastparser has, with its value; Earshot's extras ride along under "earshot".
+        func same(_ a: Any?, _ b: Any) -> Bool { a.map { NSDictionary(dictionary: ["v": $0]) } == NSDictionary(dictionary: ["v": b]) }
+        for (key, value) in expected where key != "episodes" { #expect(same(got[key], value), "\(key)") }
+        let gotEpisodes = try #require(got["episodes"] as? [[String: Any]])
+        let expectedEpisodes = try #require(expected["episodes"] as? [[String: Any]])
+        #expect(gotEpisodes.count == expectedEpisodes.count)
+        for (mine, theirs) in zip(gotEpisodes, expectedEpisodes) {
+            for (key, value) in theirs { #expect(same(mine[key], value), "episode \(key)") }
+            #expect(mine["earshot"] is [String: Any], "Earshot's own fields ride along")
+        }
+        #expect(got["earshot"] is [String: Any])
+
+        let timing = try await Self.run(["parse", feed.path, "--timing", "--repeat", "3"])
+        #expect(timing.status == 0)
+        #expect(timing.out.range(of: #"^parse_ms=[0-9]+\.[0-9]{3} items=1\n$"#, options: .regularExpression) != nil, "\(timing.out)")
+
+        let dir = TemporaryDirectory()
+        defer { dir.remove() }
+        try Data("<html><body>not a feed</body></html>".utf8).write(to: dir.file("page.html"))
+        let junk = try await Self.run(["parse", dir.file("page.html").path])
+        #expect(junk.status == 1)
+        #expect(junk.err.contains("is not a feed Earshot can read"))
+        let missing = try await Self.run(["parse", dir.file("nothing.xml").path])
+        #expect(missing.status == 1)
+        #expect(missing.err.contains("cannot read"))
+    }
+
+    @Test("import FILE, export and refresh work on the library with no server")
+    func opmlAndRefresh() async throws {
+        let dir = TemporaryDirectory()
+        defer { dir.remove() }
+        let fixture = try FixtureHTTPServer()
+        defer { fixture.stop() }
+        fixture.set("/a.xml", body: SubscriptionTests.feed(audioURL: fixture.url("/a.wav"), title: "Show A"))
+        fixture.set("/b.xml", body: SubscriptionTests.feed(audioURL: fixture.url("/b.wav"), title: "Show B"))
+        let opml = """
+            <?xml version="1.0"?><opml version="2.0"><head><title>x</title></head><body>
+            <outline text="folder"><outline text="A" type="rss" xmlUrl="\(fixture.url("/a.xml").absoluteString)"/></outline>
+            <outline text="B" type="rss" xmlUrl="\(fixture.url("/b.xml").absoluteString)"/>
+            <outline text="dead" type="rss" xmlUrl="\(fixture.url("/dead.xml").absoluteString)"/>
+            </body></opml>
+            """
+        try Data(opml.utf8).write(to: dir.file("subs.opml"))
+        let imported = try await Self.run(["import", dir.file("subs.opml").path, "--data", dir.path])
+        #expect(imported.status == 3, "some failed: \(imported.out)")
+        #expect(imported.out.contains("3 found, 2 added, 0 already subscribed, 1 failed"))
+
+        let exported = try await Self.run(["export", "--data", dir.path])
+        #expect(exported.status == 0)
+        #expect(exported.out.contains("xmlUrl=\"\(fixture.url("/a.xml").absoluteString)\""))
+        #expect(exported.out.contains("text=\"Show B\""))
+        #expect(!exported.out.contains("dead.xml"))
+
+        let refreshed = try await Self.run(["refresh", "--data", dir.path])
+        #expect(refreshed.status == 0, "\(refreshed.out) \(refreshed.err)")
+        #expect(refreshed.out.contains("2 feeds refreshed, 0 failed"))
+        fixture.set("/b.xml", status: 410, body: Data("gone".utf8))
+        let gone = try await Self.run(["refresh", "--data", dir.path])
+        #expect(gone.status == 3)
+        #expect(gone.out.contains("failed  Show B"))
+
+        try Data("not opml".utf8).write(to: dir.file("junk.opml"))
+        let junk = try await Self.run(["import", dir.file("junk.opml").path, "--data", dir.path])
+        #expect(junk.status == 1)
+        #expect(junk.err.contains("nothing was imported"))
+    }
 }

@@ -64,6 +64,17 @@ class Server:
     def state(self):
         return self.get_json("/api/state")
 
+    def subscribe(self, feed_url):
+        """Subscribes through the API; returns the Podcast."""
+        status, body = self.post_json("/api/subscriptions", {"url": feed_url})
+        assert status in (200, 201), f"subscribe {feed_url}: {status} {body}"
+        return body["podcast"]
+
+    def podcast_by_feed(self, feed_url):
+        """The subscribed Podcast whose feedUrl is `feed_url`, or None."""
+        podcasts = self.get_json("/api/podcasts")["podcasts"]
+        return next((p for p in podcasts if p["feedUrl"] == feed_url), None)
+
 
 def launch(port=0, data=None):
     """Starts the real server (`serve --port PORT --data DATA --audio-output null`) and waits
@@ -90,6 +101,30 @@ def launch(port=0, data=None):
         stop(process)
         pytest.fail("server did not announce its URL within 20 s; output:\n" + "\n".join(output[-40:]))
     return Server(url["value"], process, output)
+
+
+@pytest.fixture(scope="session")
+def feed_server():
+    """A local feed server (127.0.0.1, ephemeral port) for the whole session."""
+    from feeds import FeedServer
+    serving = FeedServer()
+    try:
+        yield serving
+    finally:
+        serving.close()
+
+
+@pytest.fixture
+def own_server():
+    """A server of the test's own (fresh library): for tests whose result depends on every feed
+    in the library, such as Refresh all."""
+    data = tempfile.mkdtemp(prefix="earshot-e2e-own-")
+    running = launch(0, data)
+    try:
+        yield running
+    finally:
+        stop(running.process)
+        shutil.rmtree(data, ignore_errors=True)
 
 
 @pytest.fixture(scope="session")
@@ -203,7 +238,49 @@ def by_css(browser, selector):
     return browser.find_element(By.CSS_SELECTOR, selector)
 
 
+def all_css(browser, selector):
+    return browser.find_elements(By.CSS_SELECTOR, selector)
+
+
+def record_texts(browser, selector):
+    """Records every text `selector` shows from now on (in window.__texts), so a test sees
+    short-lived states such as progress."""
+    browser.execute_script("""
+        const el = document.querySelector(arguments[0]);
+        window.__texts = [el.textContent];
+        new MutationObserver(() => {
+          if (window.__texts[window.__texts.length - 1] !== el.textContent) window.__texts.push(el.textContent);
+        }).observe(el, {subtree: true, childList: true, characterData: true});
+    """, selector)
+
+
+def recorded_texts(browser):
+    return browser.execute_script("return window.__texts")
+
+
 def tap(browser, element):
     """Scrolls `element` to the middle of the screen (clear of the fixed bars), then clicks it."""
     browser.execute_script("arguments[0].scrollIntoView({block: 'center'})", element)
     element.click()
+
+
+MIN_TARGET = 44
+
+
+def overflow(driver):
+    return driver.execute_script("return [document.documentElement.scrollWidth, window.innerWidth]")
+
+
+def small_targets(driver, selector, minimum=MIN_TARGET):
+    """Visible buttons/links/fields under `selector` smaller than 44 px (tall, or wide for buttons)."""
+    return driver.execute_script("""
+        const small = [];
+        for (const el of document.querySelectorAll(arguments[0])) {
+          const r = el.getBoundingClientRect();
+          if (r.width === 0 && r.height === 0) continue;  // not shown
+          const tooShort = r.height < arguments[1] - 0.5;
+          const tooNarrow = el.tagName === 'BUTTON' && r.width < arguments[1] - 0.5;
+          if (tooShort || tooNarrow) small.push(`${el.tagName} ${el.className} ${el.getAttribute('aria-label') || el.textContent.trim()}: ${r.width}x${r.height}`);
+        }
+        return small;
+    """, selector, minimum)

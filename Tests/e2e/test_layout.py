@@ -1,29 +1,10 @@
 """Screenshots at desktop and phone size, and the phone layout's rules: no sideways scrolling,
 44 px touch targets in the players, and the mini-player never covering the last row."""
 
-from conftest import SCREENSHOTS, by_css, demo_episode, open_page, play_from_start, set_viewport, wait_until
+from conftest import (MIN_TARGET, SCREENSHOTS, by_css, demo_episode, open_page, overflow, play_from_start,
+                      set_viewport, small_targets, wait_until)
 
 SIZES = {"desktop": (1280, 800, False), "phone": (390, 844, True)}
-MIN_TARGET = 44
-
-
-def overflow(driver):
-    return driver.execute_script("return [document.documentElement.scrollWidth, window.innerWidth]")
-
-
-def small_targets(driver, selector):
-    """Visible buttons/links/fields under `selector` smaller than 44 px (tall, or wide for buttons)."""
-    return driver.execute_script("""
-        const small = [];
-        for (const el of document.querySelectorAll(arguments[0])) {
-          const r = el.getBoundingClientRect();
-          if (r.width === 0 && r.height === 0) continue;  // not shown
-          const tooShort = r.height < arguments[1] - 0.5;
-          const tooNarrow = el.tagName === 'BUTTON' && r.width < arguments[1] - 0.5;
-          if (tooShort || tooNarrow) small.push(`${el.tagName} ${el.className} ${el.getAttribute('aria-label') || el.textContent.trim()}: ${r.width}x${r.height}`);
-        }
-        return small;
-    """, selector, MIN_TARGET)
 
 
 def small_row_links(driver):

@@ -1,6 +1,5 @@
 """Playing from the page: the mini-player, navigation, the full player's scrubber, Media Session, keys."""
 
-import re
 import time
 
 from selenium.webdriver.common.action_chains import ActionChains

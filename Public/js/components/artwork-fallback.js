@@ -13,8 +13,8 @@ export function initArtworkFallback() {
 }
 
 function fallBack(img) {
-  if (img.matches('.mini-art, .player-art')) {
-    img.hidden = true; // their boxes already show the placeholder
+  if (img.matches('.mini-art, .player-art, .notes-image')) {
+    img.hidden = true; // their boxes already show the placeholder; a dead image in show notes just goes
   } else if (img.matches('.art, .tile-art, .podcast-header-art')) {
     const placeholder = document.createElement('span');
     placeholder.className = `${img.className} art-fallback`;

@@ -10,7 +10,8 @@ export function initKeyboard(dialog, openButton) {
   openButton?.addEventListener('click', () => open(dialog));
   document.addEventListener('keydown', (event) => {
     if (event.defaultPrevented || event.ctrlKey || event.metaKey || event.altKey) return;
-    if (isTyping(event.target) || dialog?.open) return;
+    // An open dialog (shortcuts, a confirm step) keeps every key for itself.
+    if (isTyping(event.target) || dialog?.open || document.querySelector('dialog[open]')) return;
     switch (event.key) {
       case ' ':
         if (isControl(event.target)) return; // space presses the focused button

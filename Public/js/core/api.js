@@ -13,13 +13,28 @@ export function getJSON(path) {
   return request(path, { headers: { Accept: 'application/json' } });
 }
 
-/** POST `body` as JSON to `path` and decode the JSON answer. */
+/** POST `body` as JSON to `path` (no body when `body` is undefined) and decode the JSON answer. */
 export function postJSON(path, body) {
+  const init = { method: 'POST', headers: { Accept: 'application/json' } };
+  if (body !== undefined) {
+    init.headers['Content-Type'] = 'application/json';
+    init.body = JSON.stringify(body);
+  }
+  return request(path, init);
+}
+
+/** POST a text document (an OPML file, say) to `path` and decode the JSON answer. */
+export function postText(path, text, contentType = 'text/plain; charset=utf-8') {
   return request(path, {
     method: 'POST',
-    headers: { Accept: 'application/json', 'Content-Type': 'application/json' },
-    body: JSON.stringify(body),
+    headers: { Accept: 'application/json', 'Content-Type': contentType },
+    body: text,
   });
+}
+
+/** DELETE `path` and decode the JSON answer. */
+export function deleteJSON(path) {
+  return request(path, { method: 'DELETE', headers: { Accept: 'application/json' } });
 }
 
 async function request(path, init) {

@@ -40,6 +40,27 @@ export function safeUrl(url) {
   }
 }
 
+/** An absolute URL whose scheme is one of `schemes` (default http and https), normalized; else
+ *  null. Leading/trailing spaces, letter case and entity tricks are gone by the time the URL
+ *  parser has read it, so "  JaVaScRiPt:…" is seen as `javascript:` and refused. */
+export function absoluteUrl(url, schemes = ['http:', 'https:']) {
+  if (typeof url !== 'string' || url.trim() === '') return null;
+  try {
+    const parsed = new URL(url);
+    return schemes.includes(parsed.protocol) ? parsed.href : null;
+  } catch {
+    return null; // relative or malformed: a feed link must say where it goes
+  }
+}
+
+/** A link to another site (http/https only) that opens in a new tab and tells it nothing about
+ *  us; plain text when `url` is not such a link. */
+export function externalLink(url, label, className = 'external-link') {
+  const href = absoluteUrl(url);
+  if (!href) return h('span', { class: className }, label);
+  return h('a', { class: className, href, target: '_blank', rel: 'noopener noreferrer' }, label);
+}
+
 /** Artwork image, or a neutral placeholder square when there is none. */
 export function artwork(url, className = 'art', size = 56) {
   const src = safeUrl(url);

@@ -36,3 +36,22 @@ export function dateISO(unix) {
   if (unix === null || unix === undefined) return '';
   return new Date(unix * 1000).toISOString().slice(0, 10);
 }
+
+/** How long ago `unix` was, in words: "just now", "5 min ago", "2 h ago", "yesterday",
+ *  "3 days ago", then the date ("on 12 Mar 2026"); "" when absent. */
+export function ago(unix, now = Date.now() / 1000) {
+  if (unix === null || unix === undefined || !Number.isFinite(Number(unix))) return '';
+  const seconds = Math.max(0, now - Number(unix));
+  if (seconds < 60) return 'just now';
+  if (seconds < 3600) return `${Math.floor(seconds / 60)} min ago`;
+  if (seconds < 86400) return `${Math.floor(seconds / 3600)} h ago`;
+  const days = Math.floor(seconds / 86400);
+  if (days === 1) return 'yesterday';
+  if (days < 30) return `${days} days ago`;
+  return `on ${dateText(unix)}`;
+}
+
+/** "1 episode", "3 episodes". */
+export function plural(count, word) {
+  return `${count} ${word}${count === 1 ? '' : 's'}`;
+}

@@ -1,11 +1,15 @@
-// Episode page `/episode/{id}`: artwork, title, podcast, date, duration, a play
-// button and the show notes (plain text from the server, line breaks kept by CSS).
+// Episode page `/episode/{id}`: artwork, title, podcast, date, duration, season and number,
+// a play button, the show notes (sanitized rich text from the server, built as DOM here), and
+// beside them the chapters, the people and the transcripts.
 
 import { h, artwork } from '../core/dom.js';
 import { getJSON } from '../core/api.js';
 import { dateText, dateISO, durationText } from '../core/format.js';
+import { richText, hasRichText } from '../core/rich-text.js';
 import { playButton, equalizer } from '../components/episode-row.js';
 import { markNowPlaying } from '../components/now-playing.js';
+import { chapterList } from '../components/chapter-list.js';
+import { factList, people, transcriptLinks, fundingLinks } from '../components/facts.js';
 import { problem } from './problem.js';
 
 export const episodeView = {
@@ -18,29 +22,65 @@ export const episodeView = {
       return { title: 'Not found' };
     }
     if (!isCurrent()) return null;
-    root.replaceChildren(page(episode));
+    const chapters = chapterList(episode);
+    root.replaceChildren(page(episode, chapters?.el ?? null));
     markNowPlaying(root);
-    return { title: episode.title };
+    return { title: episode.title, destroy: chapters?.destroy };
   },
 };
 
-function page(episode) {
-  const date = dateText(episode.published);
-  const duration = durationText(episode.duration);
+function page(episode, chapters) {
+  const details = episode.details ?? {};
   const button = playButton(episode, 'button button-primary episode-play');
   button.append(h('span', { class: 'button-label' }, 'Play'));
+  const aside = [chapters, extras(details)].filter(Boolean);
   return h('article', { class: 'episode-page', dataset: { episodeId: episode.id } },
     h('header', { class: 'episode-page-header' },
       h('span', { class: 'art-wrap episode-page-art' }, artwork(episode.artwork, 'art', 320), equalizer()),
       h('div', { class: 'episode-page-text' },
         h('a', { class: 'episode-page-podcast', href: `/podcast/${episode.podcastId}` }, episode.podcast ?? ''),
         h('h1', { class: 'view-title', tabindex: '-1' }, episode.title || 'Untitled episode'),
-        h('p', { class: 'episode-meta' },
-          h('span', { class: 'episode-facts' },
-            date ? h('time', { datetime: dateISO(episode.published) }, date) : null,
-            duration ? h('span', { class: 'episode-duration' }, duration) : null,
-            episode.played ? h('span', { class: 'played-mark' }, 'Played') : null)),
+        details.subtitle && details.subtitle !== episode.title ? h('p', { class: 'episode-subtitle' }, details.subtitle) : null,
+        h('p', { class: 'episode-meta' }, h('span', { class: 'episode-facts' }, facts(episode, details))),
         button)),
-    h('section', { class: 'show-notes', 'aria-label': 'Show notes' },
-      episode.summary ? h('p', { class: 'show-notes-text' }, episode.summary) : h('p', { class: 'empty' }, 'No show notes.')));
+    h('div', { class: aside.length ? 'episode-columns' : 'episode-columns is-single' },
+      notes(episode, details),
+      aside.length ? h('aside', { class: 'episode-aside', 'aria-label': 'About this episode' }, aside) : null));
+}
+
+/** Date · duration · Season 2 · Episode 5 · Trailer · Explicit · Played. */
+function facts(episode, details) {
+  const date = dateText(episode.published);
+  const duration = durationText(episode.duration);
+  const type = typeof details.type === 'string' ? details.type.toLowerCase() : '';
+  return [
+    date ? h('time', { datetime: dateISO(episode.published) }, date) : null,
+    duration ? h('span', { class: 'episode-duration' }, duration) : null,
+    Number.isInteger(details.season) ? h('span', { class: 'episode-season' }, `Season ${details.season}`) : null,
+    Number.isInteger(details.number) ? h('span', { class: 'episode-number' }, `Episode ${details.number}`) : null,
+    type === 'trailer' || type === 'bonus' ? h('span', { class: 'episode-type' }, type === 'trailer' ? 'Trailer' : 'Bonus') : null,
+    details.explicit === true ? h('span', { class: 'episode-explicit' }, 'Explicit') : null,
+    episode.played ? h('span', { class: 'played-mark' }, 'Played') : null,
+  ];
+}
+
+/** The show notes: rich text when the server sent some, else the plain summary. */
+function notes(episode, details) {
+  let body;
+  if (hasRichText(details.notes)) body = h('div', { class: 'rich-text' }, richText(details.notes));
+  else if (episode.summary) body = h('p', { class: 'show-notes-text' }, episode.summary);
+  else body = h('p', { class: 'empty' }, 'No show notes.');
+  return h('section', { class: 'show-notes', 'aria-label': 'Show notes' }, body);
+}
+
+/** People, transcripts, the episode's author and support links, when the feed gives them. */
+function extras(details) {
+  const author = typeof details.author === 'string' ? details.author.trim() : '';
+  const list = factList([
+    ['People', people(details.persons)],
+    ['By', author],
+    ['Transcripts', transcriptLinks(details.transcripts)],
+    ['Support', fundingLinks({ paymentURL: details.paymentURL })],
+  ], 'facts episode-facts-list');
+  return list ? h('section', { class: 'episode-more', 'aria-label': 'More about this episode' }, list) : null;
 }

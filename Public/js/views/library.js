@@ -1,11 +1,15 @@
-// Library view `/`: the add-feed form, the podcasts, and the newest episodes.
-// On the first load it adopts the server-rendered page (same markup) instead of
-// rebuilding it, so nothing flickers and nothing typed is lost.
+// Library view `/`: the add-feed form with OPML import/export, the podcasts (with Refresh all
+// and a badge on each feed in trouble), and the newest episodes.
+// On the first load it adopts the server-rendered page (same markup) instead of rebuilding it,
+// so nothing flickers and nothing typed is lost.
 
 import { h, artwork } from '../core/dom.js';
 import { library } from '../core/library.js';
 import { episodeList } from '../components/episode-row.js';
 import { buildFeedForm, wireFeedForm } from '../components/feed-form.js';
+import { buildOpml, wireOpml } from '../components/opml.js';
+import { buildRefreshBar, wireRefreshBar } from '../components/refresh-bar.js';
+import { tileBadge } from '../components/feed-status.js';
 import { markNowPlaying } from '../components/now-playing.js';
 
 export const libraryView = {
@@ -13,6 +17,8 @@ export const libraryView = {
     const adopting = root.dataset.ssr === 'library';
     if (!adopting) root.replaceChildren(...skeleton());
     wireFeedForm(root.querySelector('form.add-feed'));
+    wireOpml(root.querySelector('.opml'));
+    const stopRefreshBar = wireRefreshBar(root.querySelector('.podcasts-section'));
     const podcastsBox = root.querySelector('.podcasts-box');
     const episodesBox = root.querySelector('.episodes-box');
 
@@ -21,20 +27,32 @@ export const libraryView = {
       episodesBox.replaceChildren(episodeList(library.episodes, 'No episodes yet. Add a podcast above.'));
       markNowPlaying(root);
     };
-    const unsubscribe = library.subscribe(renderLists);
+    const stopLibrary = library.subscribe(renderLists);
     if (library.loaded) renderLists();
     else if (adopting) markNowPlaying(root); // keep the first paint until the lists arrive
     else library.load().catch(() => {});
-    return { title: null, destroy: unsubscribe };
+    return {
+      title: null,
+      destroy() {
+        stopLibrary();
+        stopRefreshBar();
+      },
+    };
   },
 };
 
 function skeleton() {
+  const form = buildFeedForm();
+  form.append(buildOpml());
+  const [refreshButton, refreshStatus] = buildRefreshBar();
   return [
     h('h1', { class: 'view-title', tabindex: '-1' }, 'Library'),
-    buildFeedForm(),
-    h('section', { class: 'section', 'aria-labelledby': 'podcasts-title' },
-      h('h2', { id: 'podcasts-title', class: 'section-title' }, 'Podcasts'),
+    form,
+    h('section', { class: 'section podcasts-section', 'aria-labelledby': 'podcasts-title' },
+      h('div', { class: 'section-head' },
+        h('h2', { id: 'podcasts-title', class: 'section-title' }, 'Podcasts'),
+        refreshButton),
+      refreshStatus,
       h('div', { class: 'podcasts-box' })),
     h('section', { class: 'section', 'aria-labelledby': 'episodes-title' },
       h('h2', { id: 'episodes-title', class: 'section-title' }, 'Latest episodes'),
@@ -47,8 +65,8 @@ export function podcastGrid(podcasts) {
   if (!podcasts.length) return h('p', { class: 'empty' }, 'No podcasts yet. Add one by its feed URL.');
   return h('ul', { class: 'podcast-grid' }, podcasts.map((podcast) =>
     h('li', {},
-      h('a', { class: 'podcast-tile', href: `/podcast/${podcast.id}` },
-        artwork(podcast.artwork, 'tile-art', 160),
+      h('a', { class: 'podcast-tile', href: `/podcast/${podcast.id}`, dataset: { status: podcast.status ?? 'ok' } },
+        h('span', { class: 'tile-art-wrap' }, artwork(podcast.artwork, 'tile-art', 160), tileBadge(podcast)),
         h('span', { class: 'podcast-tile-title' }, podcast.title || 'Untitled podcast'),
         h('span', { class: 'podcast-tile-meta' }, podcast.author ?? '')))));
 }

@@ -1,0 +1,43 @@
+import EarshotCore
+import Feeds
+import Foundation
+
+/// libFuzzer's entry point: every input is parsed as a feed (with everything `earshot parse --json`
+/// does after) and sanitized as show notes. A crash, a hang or a broken invariant is a finding.
+@_cdecl("LLVMFuzzerTestOneInput")
+public func fuzzOneInput(_ bytes: UnsafePointer<UInt8>, _ count: Int) -> CInt {
+    let data = Data(bytes: bytes, count: count)
+    let base = URL(string: "https://example.com/feed.xml")!
+    if let content = try? FeedParser.parse(data, baseURL: base, keepingItemsWithoutEnclosure: true,
+                                           keepingSourceText: true) {
+        for item in content.items { check(item.details.notes) }
+        let document = PodcastparserJSON.document(for: content, fallbackTitle: "fuzz", maxEpisodes: 3)
+        _ = try? JSONEncoder().encode(document)
+        _ = try? JSONEncoder().encode(content.items.map(\.details))
+    }
+    let notes = ShowNotes.sanitize(html: String(decoding: data, as: UTF8.self))
+    check(notes)
+    _ = try? JSONDecoder().decode([RichText].self, from: JSONEncoder().encode(notes))
+    return 0
+}
+
+/// What must hold for any sanitized notes: allowlisted elements and attributes only, http(s) URLs only
+/// (mailto for links). A violation stops the fuzzer with the input that caused it.
+func check(_ nodes: [RichText]) {
+    let allowed: [String: Set<String>] = [
+        "p": [], "br": [], "a": ["href"], "strong": [], "em": [], "b": [], "i": [], "ul": [], "ol": [], "li": [],
+        "blockquote": [], "h1": [], "h2": [], "h3": [], "h4": [], "h5": [], "h6": [], "img": ["src", "alt"],
+    ]
+    for node in nodes {
+        guard case .element(let tag, let attributes, let children) = node else { continue }
+        guard let names = allowed[tag], Set(attributes.keys).isSubset(of: names) else {
+            fatalError("disallowed element or attribute: \(tag) \(attributes)")
+        }
+        for key in ["href", "src"] {
+            guard let url = attributes[key]?.lowercased() else { continue }
+            let schemes = tag == "a" ? ["http://", "https://", "mailto:"] : ["http://", "https://"]
+            if !schemes.contains(where: url.hasPrefix) { fatalError("unsafe URL kept: \(tag) \(key)=\(url)") }
+        }
+        check(children)
+    }
+}

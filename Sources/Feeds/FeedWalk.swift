@@ -1,0 +1,97 @@
+/// What the walk reads from the element an event is about.
+protocol FeedElementSource {
+    func attribute(_ name: String) -> String?
+    /// The name as written, for messages.
+    var qualifiedName: String { get }
+    func appendLocalName(to buffer: inout [UInt8])
+}
+
+extension XMLEventStream.Element: FeedElementSource {}
+
+/// The walk's state between events: the scope stack and the text being collected.
+struct FeedWalk {
+    var scopes: [FeedScope] = [.document]
+    /// The field whose element's text is being collected, and the stack depth that element sits at.
+    var capture: TextField?
+    var captureDepth = 0
+    var text: [UInt8] = []
+    var sawRoot = false
+
+    init() {
+        scopes.reserveCapacity(32)
+        text.reserveCapacity(16 * 1024)
+    }
+
+    mutating func start(_ element: FeedElement, source: some FeedElementSource, builder: inout FeedBuilder) throws {
+        let scope = scopes[scopes.count - 1]
+        if let field = capture {
+            if field.holdsHTML { appendTag(source, closing: false) }
+            scopes.append(.ignored)
+            return
+        }
+        let action = FeedRules.action(in: scope, for: element)
+        if scope == .document {
+            guard action != nil else { throw FeedError.notAFeed(rootElement: source.qualifiedName) }
+            sawRoot = true
+        }
+        switch action {
+        case .enter(let next)?:
+            if next == .item || next == .entry { builder.beginItem(isAtom: next == .entry) }
+            scopes.append(next)
+        case .enterReading(let next, let field)?:
+            builder.store(field, attribute: { source.attribute($0) })
+            scopes.append(next)
+        case .text(let field)?:
+            beginCapture(field)
+        case .attributesAndText(let attributes, let field)?:
+            builder.store(attributes, attribute: { source.attribute($0) })
+            beginCapture(field)
+        case .attributes(let field)?:
+            builder.store(field, attribute: { source.attribute($0) })
+            scopes.append(.ignored)
+        case nil:
+            scopes.append(.ignored)
+        }
+    }
+
+    private mutating func beginCapture(_ field: TextField) {
+        capture = field
+        captureDepth = scopes.count
+        text.removeAll(keepingCapacity: true)
+        scopes.append(.ignored)
+    }
+
+    /// The end of the current element; `source` is nil when the document ended with it still open.
+    mutating func end<Source: FeedElementSource>(source: Source?, builder: inout FeedBuilder) {
+        guard scopes.count > 1 else { return }
+        let closed = scopes.removeLast()
+        if let field = capture {
+            if scopes.count == captureDepth {
+                text.withUnsafeBufferPointer { builder.store(field, $0) }
+                capture = nil
+            } else if field.holdsHTML, let source {
+                appendTag(source, closing: true)
+            }
+            return
+        }
+        switch closed {
+        case .item, .entry: builder.endItem()
+        case .alternateEnclosure: builder.item?.endAlternate()
+        default: break
+        }
+    }
+
+    /// Closes what a truncated document left open, so its last item still counts.
+    mutating func endAll(builder: inout FeedBuilder) {
+        while scopes.count > 1 { end(source: XMLEventStream.Element?.none, builder: &builder) }
+    }
+
+    /// Rebuilds a nested XHTML element as a bare tag (`<p>`, `</p>`): its structure survives into the show
+    /// notes; its attributes (links included) do not.
+    private mutating func appendTag(_ source: some FeedElementSource, closing: Bool) {
+        text.append(UInt8(ascii: "<"))
+        if closing { text.append(UInt8(ascii: "/")) }
+        source.appendLocalName(to: &text)
+        text.append(UInt8(ascii: ">"))
+    }
+}

@@ -1,0 +1,180 @@
+import Foundation
+
+/// Reads a tag's attributes up to its `>`, as browsers split them (names end at whitespace, `/`, `>` or
+/// `=`; values are quoted with `"` or `'`, or run to whitespace or `>`), keeping the ranges of the few
+/// the sanitizer wants. The first of two same-named attributes wins, as in browsers.
+struct AttributeScan {
+    enum Wanted { case none, link, image }
+
+    let wanted: Wanted
+    var selfClosing = false
+    /// `href` of a link; `src` and `alt` of an image (value ranges, still encoded).
+    var reference: Range<Int>?
+    var source: Range<Int>?
+    var alternative: Range<Int>?
+
+    init(wanted: Wanted) { self.wanted = wanted }
+
+    /// The index of the tag's closing `>`, or nil when the input ends first.
+    mutating func run(_ bytes: UnsafeBufferPointer<UInt8>, from start: Int) -> Int? {
+        let count = bytes.count
+        var cursor = start
+        while true {
+            while cursor < count, HTMLSanitizer.isSpace(bytes[cursor]) { cursor += 1 }
+            guard cursor < count else { return nil }
+            let byte = bytes[cursor]
+            if byte == UInt8(ascii: ">") { return cursor }
+            if byte == UInt8(ascii: "/") {
+                if cursor + 1 < count, bytes[cursor + 1] == UInt8(ascii: ">") {
+                    selfClosing = true
+                    return cursor + 1
+                }
+                cursor += 1
+                continue
+            }
+            let nameStart = cursor
+            cursor += 1  // the first character may be `=`
+            while cursor < count {
+                let next = bytes[cursor]
+                if HTMLSanitizer.isSpace(next) || next == UInt8(ascii: "/") || next == UInt8(ascii: ">")
+                    || next == UInt8(ascii: "=") { break }
+                cursor += 1
+            }
+            let name = nameStart..<cursor
+            while cursor < count, HTMLSanitizer.isSpace(bytes[cursor]) { cursor += 1 }
+            var value = cursor..<cursor
+            if cursor < count, bytes[cursor] == UInt8(ascii: "=") {
+                cursor += 1
+                while cursor < count, HTMLSanitizer.isSpace(bytes[cursor]) { cursor += 1 }
+                guard cursor < count else { return nil }
+                let quote = bytes[cursor]
+                if quote == UInt8(ascii: "\"") || quote == UInt8(ascii: "'") {
+                    var close = cursor + 1
+                    while close < count, bytes[close] != quote { close += 1 }
+                    guard close < count else { return nil }
+                    value = cursor + 1..<close
+                    cursor = close + 1
+                } else {
+                    let valueStart = cursor
+                    while cursor < count, !HTMLSanitizer.isSpace(bytes[cursor]), bytes[cursor] != UInt8(ascii: ">") {
+                        cursor += 1
+                    }
+                    value = valueStart..<cursor
+                }
+            }
+            if wanted != .none { keep(name, value, in: bytes) }
+        }
+    }
+
+    private mutating func keep(_ name: Range<Int>, _ value: Range<Int>, in bytes: UnsafeBufferPointer<UInt8>) {
+        switch wanted {
+        case .link:
+            if reference == nil, Self.named(name, "href", in: bytes) { reference = value }
+        case .image:
+            if source == nil, Self.named(name, "src", in: bytes) { source = value }
+            else if alternative == nil, Self.named(name, "alt", in: bytes) { alternative = value }
+        case .none:
+            break
+        }
+    }
+
+    private static func named(_ range: Range<Int>, _ name: StaticString, in bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        name.withUTF8Buffer { expected in
+            guard range.count == expected.count else { return false }
+            for offset in 0..<expected.count {
+                var byte = bytes[range.lowerBound + offset]
+                if byte >= 0x41, byte <= 0x5A { byte |= 0x20 }
+                if byte != expected[offset] { return false }
+            }
+            return true
+        }
+    }
+}
+
+extension HTMLSanitizer {
+    /// An attribute value with its character references decoded.
+    func decodedAttribute(_ range: Range<Int>) -> [UInt8] {
+        var out: [UInt8] = []
+        out.reserveCapacity(range.count)
+        var cursor = range.lowerBound
+        let value = UnsafeBufferPointer(rebasing: bytes[..<range.upperBound])
+        while cursor < range.upperBound {
+            if value[cursor] == UInt8(ascii: "&"), let (scalar, end) = HTMLEntities.decode(value, at: cursor, inAttribute: true) {
+                FeedEncoding.appendUTF8(scalar, to: &out)
+                cursor = end
+            } else {
+                out.append(value[cursor])
+                cursor += 1
+            }
+        }
+        return out
+    }
+
+    /// An attribute shown as text (`alt`): decoded, control characters dropped, whitespace collapsed.
+    func plainAttribute(_ range: Range<Int>) -> String {
+        let decoded = decodedAttribute(range).map { $0 < 0x20 || $0 == 0x7F ? 0x20 : $0 }
+        return decoded.withUnsafeBufferPointer { FeedValues.squashedWhitespace(bytes: $0) }
+    }
+
+    /// The URL to keep for a link or image (the attribute value at `range`), or nil to refuse it.
+    ///
+    /// Browsers ignore leading and trailing spaces and control characters, and tabs and line breaks
+    /// anywhere, so `" java&#9;script:…"` is `javascript:`: references are decoded and all of those are
+    /// dropped first (every control character, to be safe), then the scheme must be http or https (or
+    /// mailto for a link). A relative URL is resolved against the feed's URL when there is one and must
+    /// then be http(s) too; without one it is refused, since the page would resolve it against Earshot's
+    /// own address. An http(s) URL must have its `//` and a host.
+    func safeURL(_ range: Range<Int>, allowMailto: Bool) -> String? {
+        var start = range.lowerBound
+        var end = range.upperBound
+        while start < end, bytes[start] == 0x20 { start += 1 }
+        while end > start, bytes[end - 1] == 0x20 { end -= 1 }
+        var isClean = true
+        for index in start..<end where bytes[index] < 0x20 || bytes[index] == 0x7F || bytes[index] == UInt8(ascii: "&") {
+            isClean = false
+            break
+        }
+        // Nearly every real URL: nothing to decode or drop, so no copy before the String.
+        if isClean { return acceptedURL(UnsafeBufferPointer(rebasing: bytes[start..<end]), allowMailto: allowMailto) }
+        var cleaned = decodedAttribute(range).filter { $0 >= 0x20 && $0 != 0x7F }
+        while let first = cleaned.first, first == 0x20 { cleaned.removeFirst() }
+        while let last = cleaned.last, last == 0x20 { cleaned.removeLast() }
+        return cleaned.withUnsafeBufferPointer { acceptedURL($0, allowMailto: allowMailto) }
+    }
+
+    private func acceptedURL(_ url: UnsafeBufferPointer<UInt8>, allowMailto: Bool) -> String? {
+        guard !url.isEmpty else { return nil }
+        if let scheme = Self.scheme(of: url) {
+            switch scheme {
+            case "http", "https":
+                // "http:" then "//" and a host: what browsers and the page will read as a web address.
+                let rest = scheme.utf8.count + 1
+                guard url.count > rest + 2, url[rest] == UInt8(ascii: "/"), url[rest + 1] == UInt8(ascii: "/") else {
+                    return nil
+                }
+                return String(decoding: url, as: UTF8.self)
+            case "mailto": return allowMailto ? String(decoding: url, as: UTF8.self) : nil
+            default: return nil
+            }
+        }
+        guard let baseURL, let resolved = FeedValues.resolve(bytes: url, against: baseURL),
+              FeedValues.isWebAddress(resolved) else { return nil }
+        return resolved
+    }
+
+    /// The lowercased scheme of a URL (`[A-Za-z][A-Za-z0-9+.-]*:`), or nil when it has none (relative).
+    static func scheme(of url: UnsafeBufferPointer<UInt8>) -> String? {
+        guard let first = url.first, isASCIILetter(first) else { return nil }
+        var end = 1
+        while end < url.count {
+            let byte = url[end]
+            if byte == UInt8(ascii: ":") {
+                return String(decoding: UnsafeBufferPointer(rebasing: url[..<end]), as: UTF8.self).lowercased()
+            }
+            guard isASCIILetter(byte) || isASCIIDigit(byte) || byte == UInt8(ascii: "+") || byte == UInt8(ascii: "-")
+                || byte == UInt8(ascii: ".") else { return nil }
+            end += 1
+        }
+        return nil
+    }
+}

@@ -1,0 +1,74 @@
+import EarshotCore
+import Foundation
+
+extension ItemDraft {
+    /// Which raw show notes feed the summary and the sanitized notes.
+    enum NotesSource { case plain, html, atomSummary }
+
+    /// The finished item and, when its notes are HTML, where that HTML is (the caller sanitizes it into
+    /// `details.notes`, here or beside the parse); nil when the item has nothing to play (unless such
+    /// items are wanted) or nothing that could identify it across refreshes (no guid, enclosure or link).
+    func finish(keepingItemsWithoutEnclosure keepAll: Bool, baseURL: URL) -> (item: FeedItem, html: NotesSource?)? {
+        // The first enclosure among the most playable ones is the episode; an image or a document is not.
+        var media: FeedEnclosure?
+        var best = 0
+        for (enclosure, playability) in enclosures where playability > best {
+            media = enclosure
+            best = playability
+        }
+        if media == nil, !keepAll { return nil }
+        let permalink = guidIsPermaLink ? guid.flatMap { FeedValues.resolve($0, against: baseURL) } : nil
+        guard let identity = guid ?? media?.url ?? enclosures.first?.enclosure.url ?? link else { return nil }
+
+        // A plain text that is really HTML (an `itunes:summary` full of tags) counts as HTML.
+        let plainIsHTML = hasPlain && notes.plain.withUnsafeBufferPointer(FeedValues.looksLikeHTML)
+        let htmlSource: NotesSource? = hasHTML && !isBlank(.html) ? .html
+            : plainIsHTML && !isBlank(.plain) ? .plain
+            : hasAtomSummary && atomSummaryIsHTML ? .atomSummary : nil
+        let plainSource: NotesSource? = hasPlain && !plainIsHTML && !isBlank(.plain) ? .plain : nil
+        let summarySource = plainSource ?? htmlSource ?? (hasAtomSummary ? .atomSummary : nil)
+        let summary = summarySource.map { source in withBytes(source) { FeedValues.plainText(bytes: $0) } }
+
+        let url = media?.url ?? ""
+        var item = FeedItem(
+            guid: identity,
+            title: title ?? Self.fileName(url.isEmpty ? enclosures.first?.enclosure.url ?? "" : url) ?? "",
+            summary: summary ?? "",
+            enclosureURL: url,
+            enclosureType: media?.type ?? "",
+            enclosureLength: max(media?.length ?? 0, 0),
+            duration: duration,
+            published: pubDate ?? otherDate ?? updated,
+            artworkURL: FeedValues.imageAddress(image ?? thumbnail, base: baseURL),
+            // A guid that is an absolute web address and says it is a link is the episode's page.
+            link: link ?? permalink.flatMap { guid.map(FeedValues.isWebAddress) == true ? $0 : nil })
+        item.details = details
+        item.details.enclosures = enclosures.map(\.enclosure)
+        if htmlSource == nil { item.details.notes = ShowNotes.paragraphs(plainText: item.summary) }
+        if keepsSource {
+            let raw: NotesSource? = hasHTML ? .html : plainIsHTML ? .plain : nil
+            item.rawHTML = raw.map { source in withBytes(source) { FeedValues.trimmed(bytes: $0) ?? "" } }
+            item.asWritten = FeedItemAsWritten(
+                guid: guid, permalink: permalink, title: writtenTitle,
+                description: hasPlain && !plainIsHTML ? String(decoding: notes.plain, as: UTF8.self) : nil)
+        }
+        return (item, htmlSource)
+    }
+
+    func withBytes<R>(_ source: NotesSource, _ body: (UnsafeBufferPointer<UInt8>) -> R) -> R {
+        switch source {
+        case .plain: return notes.plain.withUnsafeBufferPointer(body)
+        case .html: return notes.html.withUnsafeBufferPointer(body)
+        case .atomSummary: return notes.atomSummary.withUnsafeBufferPointer(body)
+        }
+    }
+
+    private func isBlank(_ source: NotesSource) -> Bool { withBytes(source) { $0.isBlank } }
+
+    /// "episode-12" for ".../episode-12.mp3?x=1": a title of last resort, as podcastparser does.
+    static func fileName(_ url: String) -> String? {
+        guard !url.isEmpty, let parsed = URL(string: url) else { return nil }
+        let name = parsed.deletingPathExtension().lastPathComponent
+        return name.isEmpty || name == "/" ? nil : name
+    }
+}

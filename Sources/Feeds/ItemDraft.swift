@@ -1,0 +1,139 @@
+import EarshotCore
+import Foundation
+
+/// One item while it is being read: everything optional, resolved into a `FeedItem` at its end
+/// (`ItemDraft+Finish.swift`).
+struct ItemDraft {
+    /// An Atom `<entry>`: its `<id>` is never a link.
+    let isAtom: Bool
+    /// Whether raw values are kept for `asWritten`.
+    let keepsSource: Bool
+
+    var title: String?
+    var writtenTitle: String?
+    /// The show notes' sources, chosen as podcastparser chooses them (see `storeNotes`): the plain-text
+    /// description and the HTML one, each raw; Atom's `<summary>` is the last resort.
+    var notes: NotesBuffers
+    var hasPlain = false
+    var hasHTML = false
+    var hasAtomSummary = false
+    var atomSummaryIsHTML = false
+    /// The `type` of the Atom `<content>` or `<summary>` whose text comes next.
+    var atomTextType = "text"
+
+    var guid: String?
+    var guidIsPermaLink = false
+    var duration = 0.0
+    /// RSS `pubDate` wins over `dc:date` and Atom's `published`, which win over `updated`.
+    var pubDate: Date?
+    var otherDate: Date?
+    var updated: Date?
+    var link: String?
+    /// Every enclosure in document order, with how playable each looks (see `playability`).
+    var enclosures: [(enclosure: FeedEnclosure, playability: Int)] = []
+    var image: String?
+    var thumbnail: String?
+    var details = EpisodeDetails()
+    /// Elements read in two steps (attributes first, text at their end).
+    var pendingPerson: FeedPerson?
+    var pendingSoundbite: FeedSoundbite?
+    var pendingAlternate: FeedAlternateEnclosure?
+
+    /// The raw show notes of one item, in buffers the next item reuses (show notes are most of a feed's
+    /// bytes: copying them into fresh arrays per item kept the allocator busy).
+    struct NotesBuffers {
+        var plain: [UInt8] = []
+        var html: [UInt8] = []
+        var atomSummary: [UInt8] = []
+    }
+
+    init(isAtom: Bool, keepsSource: Bool, reusing buffers: NotesBuffers) {
+        self.isAtom = isAtom
+        self.keepsSource = keepsSource
+        notes = buffers
+    }
+
+    mutating func store(_ field: TextField, _ text: UnsafeBufferPointer<UInt8>, baseURL: URL) {
+        switch field {
+        case .itemTitle:
+            title = nonEmpty(FeedValues.squashedWhitespace(bytes: text))
+            if keepsSource { writtenTitle = String(decoding: text, as: UTF8.self) }
+        case .itemDescription, .itemSummary, .itemMediaDescription, .itemContent, .itemAtomContent:
+            storeNotes(field, text)
+        case .itemAtomSummary:
+            Self.replace(&notes.atomSummary, with: text)
+            hasAtomSummary = true
+            atomSummaryIsHTML = atomTextType != "text"
+        case .itemGuid: guid = FeedValues.trimmed(bytes: text)
+        case .itemDuration: duration = FeedValues.duration(bytes: text)
+        case .itemPubDate: pubDate = FeedValues.date(bytes: text) ?? pubDate
+        case .itemDate, .itemPublished: otherDate = otherDate ?? FeedValues.date(bytes: text)
+        case .itemUpdated: updated = updated ?? FeedValues.date(bytes: text)
+        case .itemLink: link = link ?? FeedValues.resolve(bytes: text, against: baseURL)
+        case .itemSubtitle: details.subtitle = FeedValues.squashedWhitespace(bytes: text)
+        case .itemAuthor: details.author = FeedValues.squashedWhitespace(bytes: text)
+        case .itemExplicit: details.explicit = FeedValues.flag(bytes: text) ?? details.explicit
+        case .itemBlock: details.block = FeedValues.flag(bytes: text) == true
+        case .itemSeason: details.season = FeedValues.integer(bytes: text, minimum: 0) ?? details.season
+        case .itemPodcastSeason: details.season = details.season ?? FeedValues.integer(bytes: text, minimum: 0)
+        case .itemEpisode: details.number = FeedValues.integer(bytes: text, minimum: 1) ?? details.number
+        case .itemPodcastEpisode: details.number = details.number ?? FeedValues.integer(bytes: text, minimum: 1)
+        case .itemEpisodeType:
+            details.type = FeedValues.keyword(bytes: text, in: ["full", "trailer", "bonus"]) ?? details.type
+        case .itemPerson:
+            if var person = pendingPerson.take() {
+                person.name = FeedValues.squashedWhitespace(bytes: text)
+                details.persons.append(person)
+            }
+        case .itemSoundbite:
+            if var soundbite = pendingSoundbite.take() {
+                soundbite.title = FeedValues.squashedWhitespace(bytes: text)
+                details.soundbites.append(soundbite)
+            }
+        default:
+            break
+        }
+    }
+
+    /// Keeps show-notes text the way podcastparser sorts it, so `asWritten` and `rawHTML` match its
+    /// `description` and `description_html`:
+    /// - `content:encoded` (and Atom HTML `<content>`) is the HTML, whatever came before;
+    /// - `itunes:summary`, `media:description` and Atom text `<content>` are the plain text, whatever came before;
+    /// - an RSS `<description>` is the HTML if it looks like HTML and none is known yet, else the plain
+    ///   text if none is known yet.
+    /// A plain text that turns out to be HTML moves over at the end (`finish`).
+    private mutating func storeNotes(_ field: TextField, _ text: UnsafeBufferPointer<UInt8>) {
+        let blank = text.isBlank
+        switch field {
+        case .itemContent:
+            if !blank || !hasHTML { setHTML(text) }
+        case .itemAtomContent where atomTextType != "text":
+            setHTML(text)
+        case .itemSummary, .itemMediaDescription, .itemAtomContent:
+            if !blank || !hasPlain { setPlain(text) }
+        case .itemDescription:
+            if FeedValues.looksLikeHTML(text) {
+                if !hasHTML { setHTML(text) }
+            } else if !hasPlain || notes.plain.withUnsafeBufferPointer(\.isBlank) {
+                setPlain(text)
+            }
+        default:
+            break
+        }
+    }
+
+    private mutating func setHTML(_ text: UnsafeBufferPointer<UInt8>) {
+        Self.replace(&notes.html, with: text)
+        hasHTML = true
+    }
+
+    private mutating func setPlain(_ text: UnsafeBufferPointer<UInt8>) {
+        Self.replace(&notes.plain, with: text)
+        hasPlain = true
+    }
+
+    private static func replace(_ buffer: inout [UInt8], with text: UnsafeBufferPointer<UInt8>) {
+        buffer.removeAll(keepingCapacity: true)
+        buffer.append(contentsOf: text)
+    }
+}

@@ -1,0 +1,160 @@
+import EarshotCore
+import Foundation
+
+/// Earshot's reading of a feed in gPodder podcastparser's JSON schema (same keys, seconds, Unix times),
+/// so the two can be diffed on any feed (`earshot parse --json`). Earshot's own model rides along under
+/// an `"earshot"` key, on the podcast and on each episode.
+///
+/// For podcastparser's exact view, parse with `keepingItemsWithoutEnclosure` and `keepingSourceText`
+/// (it keeps items without media, and its guids, titles and descriptions are the feed's raw ones); the
+/// document then follows its rules: the `description` is the plain-text one as written (else its text
+/// conversion of the HTML), a guid marked as a link is resolved against the feed URL, an item without a
+/// guid is identified by its link or its only enclosure and one without a title is named after its only
+/// enclosure (others are left out), episodes are sorted by date, newest first (oldest first for
+/// `itunes:type` serial), then cut to `maxEpisodes`.
+///
+/// Where the two readings differ on purpose, the model's value is given: Earshot prefers `itunes:image`
+/// for the cover, keeps the first of repeated elements, resolves relative `new-feed-url`s, reads
+/// `podcast:episode`/`podcast:season` when iTunes gives none, and lowercases `itunes:type` and the
+/// episode type. `itunes_keywords` are split on every comma.
+public enum PodcastparserJSON {
+    /// Parses a feed as podcastparser would be asked to (items without media kept, raw values kept) and
+    /// gives its document; the title falls back to the URL's file name without extension, as there.
+    /// Throws `FeedError`.
+    public static func document(parsing data: Data, url: URL, maxEpisodes: Int? = nil) throws -> JSONValue {
+        let content = try FeedParser.parse(data, baseURL: url, keepingItemsWithoutEnclosure: true, keepingSourceText: true)
+        return document(for: content, fallbackTitle: Python.fileNameWithoutExtension(url.path), maxEpisodes: maxEpisodes)
+    }
+
+    /// The document for a parsed feed (see the type's summary for the options it wants).
+    public static func document(for content: FeedContent, fallbackTitle: String, maxEpisodes: Int? = nil) -> JSONValue {
+        var podcast: [String: JSONValue] = [
+            "title": .string(content.title.isEmpty ? fallbackTitle : content.title),
+        ]
+        let details = content.details
+        if let written = content.asWritten {
+            if let description = written.description { podcast["description"] = .string(Python.squashKeepingLines(description)) }
+            if let author = written.author { podcast["itunes_author"] = .string(author) }
+        } else {
+            if !content.summary.isEmpty { podcast["description"] = .string(content.summary) }
+            if !content.author.isEmpty { podcast["itunes_author"] = .string(content.author) }
+        }
+        podcast["link"] = content.link.map(JSONValue.string)
+        podcast["cover_url"] = content.artworkURL.map(JSONValue.string)
+        podcast["type"] = details.type.map(JSONValue.string)
+        podcast["generator"] = details.generator.map(JSONValue.string)
+        if !details.language.isEmpty { podcast["language"] = .string(details.language) }
+        var owner: [String: JSONValue] = [:]
+        if !details.ownerName.isEmpty { owner["name"] = .string(details.ownerName) }
+        if !details.ownerEmail.isEmpty { owner["email"] = .string(details.ownerEmail) }
+        if !owner.isEmpty { podcast["itunes_owner"] = .object(owner) }
+        if !details.categories.isEmpty {
+            podcast["itunes_categories"] = .array(details.categories.map { .array($0.map(JSONValue.string)) })
+        }
+        if !details.keywords.isEmpty { podcast["itunes_keywords"] = .array(details.keywords.map(JSONValue.string)) }
+        podcast["explicit"] = details.explicit.map(JSONValue.bool)
+        podcast["new_url"] = content.newFeedURL.map(JSONValue.string)
+        podcast["payment_url"] = details.paymentURL.map(JSONValue.string)
+        podcast["funding_url"] = details.funding.last.map { .string($0.url) }
+        podcast["import_prohibited"] = details.locked.map(JSONValue.bool)
+        podcast["paged_feed_first"] = details.pageFirstURL.map(JSONValue.string)
+        podcast["paged_feed_next"] = details.pageNextURL.map(JSONValue.string)
+
+        var episodes = content.items.enumerated().compactMap { index, item in
+            episode(item).map { (index: index, published: $0.published, json: $0.json) }
+        }
+        let oldestFirst = details.type == "serial"
+        // Stable, as Python's sort: equal dates keep the document's order either way.
+        episodes.sort { a, b in
+            a.published != b.published ? (oldestFirst ? a.published < b.published : a.published > b.published)
+                : a.index < b.index
+        }
+        if let maxEpisodes, maxEpisodes > 0, episodes.count > maxEpisodes { episodes.removeLast(episodes.count - maxEpisodes) }
+        podcast["episodes"] = .array(episodes.map(\.json))
+        podcast["earshot"] = extras(of: content)
+        return .object(podcast)
+    }
+
+    /// One episode as podcastparser gives it, or nil for an item it leaves out.
+    static func episode(_ item: FeedItem) -> (published: Int, json: JSONValue)? {
+        let details = item.details
+        var guid = item.guid
+        var title = item.title
+        var description = item.summary
+        if let written = item.asWritten {
+            let urls = details.enclosures.map(\.url)
+            if let writtenGUID = written.guid {
+                guid = written.permalink ?? writtenGUID
+            } else if let link = item.link, !link.isEmpty {
+                guid = link
+            } else if Set(urls).count == 1 {
+                guid = urls[0]
+            } else {
+                return nil
+            }
+            if let written = written.title {
+                title = Python.squash(written)
+            } else if urls.count == 1 {
+                title = Python.fileNameWithoutExtension(urls[0])
+            } else {
+                return nil
+            }
+            description = written.description.map(Python.squashKeepingLines) ?? ""
+            if description.isEmpty, let html = item.rawHTML { description = Python.removeHTMLTags(html) }
+        }
+        let published = item.published.map { Int($0.timeIntervalSince1970.rounded(.down)) } ?? 0
+        var episode: [String: JSONValue] = [
+            "title": .string(title),
+            "description": .string(description),
+            "published": .number(Double(published)),
+            "guid": .string(guid),
+            "link": .string(item.link ?? item.asWritten?.permalink ?? ""),
+            "total_time": .number(item.duration.rounded(.towardZero)),
+            "payment_url": details.paymentURL.map(JSONValue.string) ?? .null,
+            "enclosures": .array(details.enclosures.map(enclosure)),
+        ]
+        episode["description_html"] = item.rawHTML.map(JSONValue.string)
+        if !details.subtitle.isEmpty { episode["subtitle"] = .string(details.subtitle) }
+        episode["episode_art_url"] = item.artworkURL.map(JSONValue.string)
+        episode["type"] = details.type.map(JSONValue.string)
+        episode["explicit"] = details.explicit.map(JSONValue.bool)
+        episode["season"] = details.season.map { .number(Double($0)) }
+        episode["number"] = details.number.map { .number(Double($0)) }
+        if !details.author.isEmpty { episode["itunes_author"] = .string(details.author) }
+        episode["chapters_json_url"] = details.chaptersURL.map(JSONValue.string)
+        episode["transcript_url"] = details.transcripts.last.map { .string($0.url) }
+        if !details.persons.isEmpty { episode["persons"] = .array(details.persons.map(person)) }
+        if !details.chapters.isEmpty { episode["chapters"] = .array(details.chapters.map(chapter)) }
+        episode["earshot"] = extras(of: item)
+        return (published, .object(episode))
+    }
+
+    static func enclosure(_ enclosure: FeedEnclosure) -> JSONValue {
+        .object([
+            "url": .string(enclosure.url),
+            "file_size": .number(Double(enclosure.length > 0 ? enclosure.length : -1)),
+            "mime_type": .string(enclosure.type.contains("/") ? enclosure.type : "application/octet-stream"),
+        ])
+    }
+
+    /// podcastparser fills in the namespace's defaults (a host, in the cast).
+    static func person(_ person: FeedPerson) -> JSONValue {
+        .object([
+            "name": .string(person.name),
+            "role": .string(person.role ?? "host"),
+            "group": .string(person.group ?? "cast"),
+            "href": person.href.map(JSONValue.string) ?? .null,
+            "img": person.img.map(JSONValue.string) ?? .null,
+        ])
+    }
+
+    static func chapter(_ chapter: FeedChapter) -> JSONValue {
+        var json: [String: JSONValue] = [
+            "start": .number(chapter.start.rounded(.towardZero)),
+            "title": .string(chapter.title),
+        ]
+        json["href"] = chapter.href.map(JSONValue.string)
+        json["image"] = chapter.image.map(JSONValue.string)
+        return .object(json)
+    }
+}

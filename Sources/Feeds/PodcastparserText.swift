@@ -1,0 +1,159 @@
+/// podcastparser's text functions, reproduced exactly (Python's notion of whitespace included), so
+/// `PodcastparserJSON` gives the strings it gives. Not used for Earshot's own model.
+enum Python {
+    /// `str.isspace()`: what `strip()` drops and `\s` matches.
+    static func isSpace(_ scalar: Unicode.Scalar) -> Bool {
+        switch scalar.value {
+        case 0x09...0x0D, 0x1C...0x20, 0x85, 0xA0, 0x1680, 0x2000...0x200A, 0x2028, 0x2029, 0x202F, 0x205F, 0x3000:
+            return true
+        default:
+            return false
+        }
+    }
+
+    static func strip(_ text: Substring.UnicodeScalarView) -> Substring.UnicodeScalarView {
+        var view = text
+        while let first = view.first, isSpace(first) { view.removeFirst() }
+        while let last = view.last, isSpace(last) { view.removeLast() }
+        return view
+    }
+
+    /// `squash_whitespace`: `re.sub(r'\s+', ' ', text.strip())`.
+    static func squash(_ text: String) -> String {
+        squash(text, keepingLines: false)
+    }
+
+    /// `squash_whitespace_not_nl`: `re.sub(r'[^\S\r\n]+', ' ', text.strip())`.
+    static func squashKeepingLines(_ text: String) -> String {
+        squash(text, keepingLines: true)
+    }
+
+    private static func squash(_ text: String, keepingLines: Bool) -> String {
+        var out = String.UnicodeScalarView()
+        var inRun = false
+        for scalar in strip(Substring(text).unicodeScalars) {
+            let isLine = scalar == "\n" || scalar == "\r"
+            if isSpace(scalar), !(keepingLines && isLine) {
+                if !inRun { out.append(" ") }
+                inRun = true
+            } else {
+                out.append(scalar)
+                inRun = false
+            }
+        }
+        return String(out)
+    }
+
+    /// `file_basename_no_extension`: `os.path.splitext(os.path.basename(url))[0]`.
+    static func fileNameWithoutExtension(_ url: String) -> String {
+        let base = url.split(separator: "/", omittingEmptySubsequences: false).last.map(String.init) ?? url
+        // splitext ignores leading dots: ".profile" has no extension.
+        let withoutLeadingDots = base.drop { $0 == "." }
+        guard let dot = withoutLeadingDots.lastIndex(of: ".") else { return base }
+        return String(base[..<dot])
+    }
+
+    /// `remove_html_tags`: line breaks for `<br>`, lists and paragraphs, tags stripped, `&#NN;` and
+    /// `&name;` decoded (unknown names vanish), runs of three or more line breaks cut to two, stripped.
+    static func removeHTMLTags(_ html: String) -> String {
+        var result = replacing(html) { scalars, index in
+            // (<br[^>]*>|<[/]?ul[^>]*>|</li>) → "\n"; <li[^>]*> → "\n * "; <[Pp]> → "\n\n"
+            guard scalars[index] == "<" else { return nil }
+            let rest = scalars[index...]
+            if let end = tagEnd(rest, afterPrefix: "br") ?? tagEnd(rest, afterPrefix: "ul")
+                ?? tagEnd(rest, afterPrefix: "/ul") { return (end, "\n") }
+            if hasPrefix(rest, "</li>") { return (scalars.index(index, offsetBy: 5), "\n") }
+            if let end = tagEnd(rest, afterPrefix: "li") { return (end, "\n * ") }
+            if let close = scalars.index(index, offsetBy: 2, limitedBy: scalars.endIndex), close < scalars.endIndex,
+               scalars[scalars.index(after: index)] == "p" || scalars[scalars.index(after: index)] == "P",
+               scalars[close] == ">" { return (scalars.index(after: close), "\n\n") }
+            return nil
+        }
+        result = replacing(result) { scalars, index in
+            // <[^>]*> → ""
+            guard scalars[index] == "<", let close = scalars[index...].firstIndex(of: ">") else { return nil }
+            return (scalars.index(after: close), "")
+        }
+        result = replacing(result) { scalars, index in
+            // &#(\d{2,4}); → chr(int)
+            guard hasPrefix(scalars[index...], "&#") else { return nil }
+            var cursor = scalars.index(index, offsetBy: 2)
+            var digits = ""
+            while cursor < scalars.endIndex, digits.count < 5, let digit = scalars[cursor].properties.numericType,
+                  digit == .decimal, scalars[cursor].isASCII {
+                digits.unicodeScalars.append(scalars[cursor])
+                cursor = scalars.index(after: cursor)
+            }
+            guard (2...4).contains(digits.count), cursor < scalars.endIndex, scalars[cursor] == ";",
+                  let value = Int(digits), let scalar = Unicode.Scalar(value) else { return nil }
+            return (scalars.index(after: cursor), String(Character(scalar)))
+        }
+        result = replacing(result) { scalars, index in
+            // &(.{2,8}); → entitydefs.get(name, ""): the longest candidate that ends in ";" wins.
+            guard scalars[index] == "&" else { return nil }
+            var candidates: [String.UnicodeScalarView.Index] = []
+            var cursor = scalars.index(after: index)
+            var length = 0
+            while cursor < scalars.endIndex, length < 9, scalars[cursor] != "\n" {
+                if length >= 2, scalars[cursor] == ";" { candidates.append(cursor) }
+                length += 1
+                cursor = scalars.index(after: cursor)
+            }
+            guard let semicolon = candidates.last else { return nil }
+            let name = String(String.UnicodeScalarView(scalars[scalars.index(after: index)..<semicolon]))
+            let value = name.withUTF8Bytes { HTMLEntities.html4Value(of: $0) }
+            return (scalars.index(after: semicolon), value.flatMap(Unicode.Scalar.init).map { String(Character($0)) } ?? "")
+        }
+        result = replacing(result) { scalars, index in
+            // ([\r\n]{2})([\r\n])+ → \1
+            var cursor = index
+            var run = 0
+            while cursor < scalars.endIndex, scalars[cursor] == "\n" || scalars[cursor] == "\r" {
+                run += 1
+                cursor = scalars.index(after: cursor)
+            }
+            guard run >= 3 else { return nil }
+            return (cursor, String(String.UnicodeScalarView(scalars[index..<scalars.index(index, offsetBy: 2)])))
+        }
+        return String(String.UnicodeScalarView(strip(Substring(result).unicodeScalars)))
+    }
+
+    /// One left-to-right, non-overlapping substitution pass, as `re.sub` makes: `match` returns where a
+    /// match at `index` ends and its replacement, or nil.
+    private static func replacing(
+        _ text: String,
+        _ match: (String.UnicodeScalarView, String.UnicodeScalarView.Index) -> (String.UnicodeScalarView.Index, String)?
+    ) -> String {
+        let scalars = text.unicodeScalars
+        var out = String.UnicodeScalarView()
+        var index = scalars.startIndex
+        while index < scalars.endIndex {
+            if let (end, replacement) = match(scalars, index) {
+                out.append(contentsOf: replacement.unicodeScalars)
+                index = end
+            } else {
+                out.append(scalars[index])
+                index = scalars.index(after: index)
+            }
+        }
+        return String(out)
+    }
+
+    private static func hasPrefix(_ scalars: Substring.UnicodeScalarView, _ prefix: String) -> Bool {
+        var index = scalars.startIndex
+        for expected in prefix.unicodeScalars {
+            guard index < scalars.endIndex,
+                  scalars[index].properties.lowercaseMapping == expected.properties.lowercaseMapping else { return false }
+            index = scalars.index(after: index)
+        }
+        return true
+    }
+
+    /// For `<name[^>]*>` (any case): the index after the `>`, or nil.
+    private static func tagEnd(_ scalars: Substring.UnicodeScalarView, afterPrefix name: String) -> String.UnicodeScalarView.Index? {
+        guard hasPrefix(scalars, "<" + name) else { return nil }
+        let afterName = scalars.index(scalars.startIndex, offsetBy: name.unicodeScalars.count + 1)
+        guard let close = scalars[afterName...].firstIndex(of: ">") else { return nil }
+        return scalars.index(after: close)
+    }
+}

@@ -1,0 +1,53 @@
+import EarshotCore
+import Foundation
+
+extension LibraryStore {
+    /// Merges a feed's items into podcast `podcastID`'s episodes, on the caller's transaction.
+    ///
+    /// An item is the episode with its guid. Failing that, it is the episode with its enclosure URL
+    /// whose own guid the feed no longer lists (the publisher changed the guid, the audio stayed):
+    /// that episode is updated, guid included, rather than duplicated. Otherwise it is new. A changed
+    /// enclosure URL simply updates the episode it belongs to. Positions and played state are never
+    /// touched, and unchanged rows are not rewritten.
+    func mergeEpisodes(podcastID: Int64, items: [FeedItem]) throws {
+        var byGUID: [String: Int64] = [:]
+        var byURL: [String: [(id: Int64, guid: String)]] = [:]
+        for (id, guid, url) in try database.fetchAll(LibrarySQL.episodeKeys, [podcastID], row: {
+            ($0.int64(at: 0), $0.string(at: 1), $0.string(at: 2))
+        }) {
+            byGUID[guid] = id
+            if !url.isEmpty { byURL[url, default: []].append((id, guid)) }
+        }
+        let listedGUIDs = Set(items.map(\.guid))
+        var claimed = Set<Int64>()
+
+        let insert = try database.cachedStatement(LibrarySQL.insertEpisode)
+        let update = try database.cachedStatement(LibrarySQL.updateEpisode)
+        defer { insert.reset(); update.reset() }
+        for item in items {
+            let details = try LibraryJSON.encode(item.details)
+            let fields: [any StatementBindable] = [
+                item.guid, item.title, item.summary, item.enclosureURL, item.enclosureType, item.enclosureLength,
+                item.duration, item.published, item.artworkURL, item.link, details,
+            ]
+            let match = byGUID[item.guid] ?? (item.enclosureURL.isEmpty ? nil : byURL[item.enclosureURL]?.first {
+                !listedGUIDs.contains($0.guid) && !claimed.contains($0.id)
+            }?.id)
+            if let id = match {
+                update.reset()
+                try update.bind([id] + fields)
+                try update.step()
+                claimed.insert(id)
+                byGUID[item.guid] = id
+            } else {
+                insert.reset()
+                try insert.bind([podcastID] + fields)
+                try insert.step()
+                let id = database.lastInsertedRowID
+                claimed.insert(id)
+                byGUID[item.guid] = id
+                if !item.enclosureURL.isEmpty { byURL[item.enclosureURL, default: []].append((id, item.guid)) }
+            }
+        }
+    }
+}

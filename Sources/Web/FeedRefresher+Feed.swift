@@ -1,0 +1,105 @@
+import EarshotCore
+import Feeds
+import Foundation
+import Library
+
+extension FeedRefresher {
+    /// Refreshes one feed: a conditional GET with the stored validators, then
+    /// - `304`: nothing rewritten, the status turns ok;
+    /// - a feed: parsed and stored (episodes merged, positions kept) with the new validators;
+    /// - a permanent redirect (every hop 301/308) moves the subscription to where the feed now is,
+    ///   keeping the validators; `itunes:new-feed-url` moves it too, to be fetched there next time
+    ///   (neither moves onto an address another podcast already has);
+    /// - 404 or 410: status `gone`; any other failure: status `error`; both with a message a
+    ///   listener can act on, and the episodes already stored stay.
+    nonisolated func refreshFeed(_ feed: FeedToRefresh) async -> FeedRefreshOutcome {
+        let store = self.store
+        func fail(_ status: Podcast.Status, _ message: String) async -> FeedRefreshOutcome {
+            // If even the failure cannot be recorded, the library is in trouble: the outcome still says why.
+            try? await store.markFailed(podcastID: feed.podcastID, status: status, message: message)
+            return .failed(status, message)
+        }
+        // The bundled demo ("/demo/feed.xml") is read from disk at start; there is nothing to fetch.
+        if Self.isBundled(feed.feedURL) { return .skipped }
+        guard let url = URL(string: feed.feedURL), FeedFetcher.isFetchable(url) else {
+            return await fail(.error, "The feed address \(feed.feedURL) is not an http or https URL, so it cannot be refreshed.")
+        }
+        let response: FeedFetcher.Response
+        do {
+            response = try await fetch(url, etag: feed.etag, lastModified: feed.lastModified)
+        } catch let error as FeedError {
+            let (status, message) = Self.failureMessage(error, url: feed.feedURL)
+            return await fail(status, message)
+        } catch {
+            return await fail(.error, "Could not refresh \(feed.feedURL): \(error)")
+        }
+
+        do {
+            if response.notModified {
+                try await store.markNotModified(podcastID: feed.podcastID, etag: response.etag,
+                                                lastModified: response.lastModified)
+                return .unchanged(movedTo: try await Self.followPermanentRedirect(response, feed, store: store))
+            }
+            var content: FeedContent
+            do { content = try FeedParser.parse(response.data, baseURL: response.finalURL) } catch {
+                return await fail(.error, "The feed at \(feed.feedURL) could not be read: \(error)")
+            }
+            if content.title.trimmingCharacters(in: .whitespaces).isEmpty { content.title = feed.title }
+            guard try await store.storeRefresh(podcastID: feed.podcastID, content: content, etag: response.etag,
+                                               lastModified: response.lastModified)
+            else { return .skipped }
+            var movedTo = try await Self.followPermanentRedirect(response, feed, store: store)
+            if let newURL = content.newFeedURL?.trimmingCharacters(in: .whitespacesAndNewlines),
+               newURL != (movedTo ?? feed.feedURL), let target = URL(string: newURL), FeedFetcher.isFetchable(target),
+               try await store.moveFeed(podcastID: feed.podcastID, to: newURL, keepingValidators: false) {
+                movedTo = newURL
+            }
+            return .updated(movedTo: movedTo)
+        } catch {
+            return await fail(.error, "Could not store the refreshed feed \(feed.feedURL): \(error)")
+        }
+    }
+
+    /// Whether `feedURL` is one of this server's own files (root-relative, like the demo's).
+    static func isBundled(_ feedURL: String) -> Bool { feedURL.hasPrefix("/") }
+
+    /// Fetches `url` with the fetcher's limits and the refresher's overall `deadline`.
+    public nonisolated func fetch(_ url: URL, etag: String? = nil, lastModified: String? = nil) async throws -> FeedFetcher.Response {
+        let fetcher = self.fetcher, deadline = self.deadline
+        return try await withThrowingTaskGroup(of: FeedFetcher.Response?.self) { group in
+            group.addTask { try await fetcher.fetch(url, etag: etag, lastModified: lastModified) }
+            group.addTask {
+                try await Task.sleep(for: .seconds(deadline))
+                return nil
+            }
+            defer { group.cancelAll() }
+            guard let response = try await group.next() ?? nil else {
+                throw FeedError.network(url: url.absoluteString, reason: "no complete answer within \(Int(deadline)) s")
+            }
+            return response
+        }
+    }
+
+    /// Moves the subscription when every redirect on the way was permanent; returns the new URL if it moved.
+    private static func followPermanentRedirect(_ response: FeedFetcher.Response, _ feed: FeedToRefresh,
+                                                store: LibraryStore) async throws -> String? {
+        guard let permanent = response.permanentURL?.absoluteString, permanent != feed.feedURL,
+              try await store.moveFeed(podcastID: feed.podcastID, to: permanent, keepingValidators: true)
+        else { return nil }
+        return permanent
+    }
+
+    /// The status and sentence a failed fetch leaves on the podcast.
+    static func failureMessage(_ error: FeedError, url: String) -> (Podcast.Status, String) {
+        switch error {
+        case .httpStatus(let code, let at) where code == 404 || code == 410:
+            let said = code == 410 ? "410 Gone" : "404 Not Found"
+            return (.gone, "The feed is gone: \(at) answered \(said). The publisher may have moved or ended the show; "
+                + "subscribe to its new address, or unsubscribe.")
+        case .httpStatus(let code, let at):
+            return (.error, "The feed's server answered HTTP \(code) for \(at); Earshot will try again at the next refresh.")
+        default:
+            return (.error, error.description)
+        }
+    }
+}
