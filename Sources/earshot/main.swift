@@ -97,12 +97,8 @@ if options.demo {
     }
 }
 
-let elapsed = Int(Date().timeIntervalSince(started) * 1000)
-print("Earshot is serving on http://\(options.host):\(server.port)/")
-fflush(nil) // a pipe is block-buffered: whoever waits for this line must see it now
-FileHandle.standardError.write(Data("earshot: ready in \(elapsed) ms; library \(libraryPath); audio output \(options.audioOutput ?? "auto")\n".utf8))
-
-// Quit cleanly on Ctrl-C / SIGTERM: the position is saved, mpv and the port released.
+// Quit cleanly on Ctrl-C / SIGTERM: the position is saved, mpv and the port released. Set up
+// before the URL is printed: whoever reads that line may stop us at once.
 signal(SIGINT, SIG_IGN)
 signal(SIGTERM, SIG_IGN)
 let (quitting, quit) = AsyncStream.makeStream(of: Int32.self)
@@ -112,6 +108,11 @@ let signalSources = [SIGINT, SIGTERM].map { sig in
     source.resume()
     return source
 }
+let elapsed = Int(Date().timeIntervalSince(started) * 1000)
+print("Earshot is serving on http://\(options.host):\(server.port)/")
+fflush(nil) // a pipe is block-buffered: whoever waits for this line must see it now
+FileHandle.standardError.write(Data("earshot: ready in \(elapsed) ms; library \(libraryPath); audio output \(options.audioOutput ?? "auto")\n".utf8))
+
 for await _ in quitting { break }
 signalSources.forEach { $0.cancel() }
 server.stop()
