@@ -7,7 +7,7 @@ PORT ?= 8080
 AUDIO ?=
 TEST_OUTPUT ?= test-output
 
-.PHONY: run test build release setup-run setup-test swift-test browser-test bench clean
+.PHONY: run test build release setup-run setup-test swift-test browser-test bench fuzz clean
 
 run: setup-run release
 	.build/release/earshot serve --port $(PORT) $(if $(AUDIO),--audio-output $(AUDIO))
@@ -42,6 +42,17 @@ browser-test:
 bench: setup-run release
 	@scripts/bench-setup.sh
 	.build/bench/venv/bin/python bench/feeds.py
+
+# libFuzzer on the feed parser and the show-notes sanitizer for 10 minutes (Fuzz/README.md);
+# not part of `make test`. Findings land in .build/fuzz/findings/.
+FUZZ_SECONDS ?= 600
+fuzz: setup-run
+	Fuzz/build.sh .build/fuzz
+	mkdir -p .build/fuzz/corpus .build/fuzz/findings
+	SWIFT_BACKTRACE=enable=no .build/fuzz/feeds-fuzz .build/fuzz/corpus \
+	    ../shared/conformance/podcastparser ../shared/conformance/feeds/encoding \
+	    -dict=Fuzz/feeds.dict -max_len=16384 -timeout=10 -rss_limit_mb=2048 \
+	    -max_total_time=$(FUZZ_SECONDS) -artifact_prefix=.build/fuzz/findings/
 
 clean:
 	rm -rf .build $(TEST_OUTPUT)

@@ -42,14 +42,12 @@ public enum FeedParser {
     private static func read(_ document: UnsafeRawBufferPointer, into builder: FeedBuilder) throws
         -> (FeedContent, XMLStreamReader.Failure?) {
         let handler = FeedEvents(builder: builder)
-        if document.count >= NotesPipeline.threshold { handler.builder.pipeline = NotesPipeline() }
+        let pipeline = document.count >= NotesPipeline.threshold ? NotesPipeline() : nil
+        handler.builder.pipeline = pipeline
+        defer { pipeline?.cancel() }  // no effect once collected; otherwise its thread ends
         let errors = XMLEventStream.parse(document, handler: handler)
-        if let error = handler.error {
-            handler.builder.pipeline?.cancel()
-            throw error
-        }
+        if let error = handler.error { throw error }
         guard handler.walk.sawRoot else {
-            handler.builder.pipeline?.cancel()
             if FeedEncoding.looksLikeHTML(document) { throw FeedError.notAFeed(rootElement: "html") }
             throw FeedError.notXML(reason: errors.first?.message ?? "the document has no root element")
         }

@@ -22,16 +22,26 @@ enum ParseCommand {
             return 1
         }
         if settings.timing { return timing(data, base: base, repeats: settings.repeats) }
+        if settings.json {
+            // podcastparser's view needs what the model normally drops (items without media, the
+            // values as written), so the mapping parses with those kept.
+            do {
+                let document = try PodcastparserJSON.document(parsing: data, url: base)
+                let encoder = JSONEncoder()
+                encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+                print(String(decoding: try encoder.encode(document), as: UTF8.self))
+                return 0
+            } catch {
+                printError("\(settings.target) is not a feed Earshot can read: \(error)")
+                return 1
+            }
+        }
         let content: FeedContent
         do { content = try FeedParser.parse(data, baseURL: base) } catch {
             printError("\(settings.target) is not a feed Earshot can read: \(error)")
             return 1
         }
-        if settings.json {
-            printJSON(content, base: base)
-        } else {
-            print(summary(content))
-        }
+        print(summary(content))
         return 0
     }
 
@@ -73,15 +83,6 @@ enum ParseCommand {
             lines.append("            \(item.enclosureURL)")
         }
         return lines.joined(separator: "\n")
-    }
-
-    /// podcastparser's JSON schema (its keys, seconds, Unix times) plus Earshot's own fields, so
-    /// anyone can diff the two on any feed. A feed without a title gets the file's base name, as there.
-    static func printJSON(_ content: FeedContent, base: URL) {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-        let document = PodcastparserJSON.document(for: content, fallbackTitle: base.deletingPathExtension().lastPathComponent)
-        print(String(decoding: (try? encoder.encode(document)) ?? Data(), as: UTF8.self))
     }
 
     static func printError(_ message: String) {
