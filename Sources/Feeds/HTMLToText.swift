@@ -186,42 +186,13 @@ struct HTMLToText {
 
     /// Decodes the entity at `index` (a `&`), or keeps the `&` as text when it is not one.
     mutating func entity() {
-        let count = bytes.count
-        var cursor = index + 1
-        if cursor < count, bytes[cursor] == UInt8(ascii: "#") {
-            cursor += 1
-            let hex = cursor < count && (bytes[cursor] | 0x20) == UInt8(ascii: "x")
-            if hex { cursor += 1 }
-            let digitsStart = cursor
-            var value: UInt32 = 0
-            while cursor < count, cursor - digitsStart < 8 {
-                let byte = bytes[cursor]
-                if isASCIIDigit(byte) {
-                    value = value * (hex ? 16 : 10) + UInt32(byte &- 0x30)
-                } else if hex, (byte | 0x20) &- 0x61 < 6 {
-                    value = value * 16 + UInt32((byte | 0x20) &- 0x61 + 10)
-                } else {
-                    break
-                }
-                cursor += 1
-            }
-            guard cursor > digitsStart else { appendLiteral(UInt8(ascii: "&")); return }
-            if cursor < count, bytes[cursor] == UInt8(ascii: ";") { cursor += 1 }
-            index = cursor
-            writer.append(scalar: value <= 0x10FFFF ? value : 0xFFFD)
-            return
-        }
-        let nameStart = cursor
-        while cursor < count, cursor - nameStart < 32, isASCIILetter(bytes[cursor]) || isASCIIDigit(bytes[cursor]) {
-            cursor += 1
-        }
-        guard cursor > nameStart, cursor < count, bytes[cursor] == UInt8(ascii: ";"),
-              let value = HTMLEntities.value(of: UnsafeBufferPointer(rebasing: bytes[nameStart..<cursor]))
-        else {
+        // The same reading of references as the sanitizer's (HTMLEntities), so plain text and
+        // rich notes never disagree about what a feed's "&…;" means.
+        guard let (value, end) = HTMLEntities.decode(bytes, at: index, inAttribute: false) else {
             appendLiteral(UInt8(ascii: "&"))
             return
         }
-        index = cursor + 1
+        index = end
         writer.append(scalar: value)
     }
 
