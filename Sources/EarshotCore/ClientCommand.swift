@@ -12,6 +12,13 @@ public enum ClientCommand: Sendable, Equatable {
     case mute(Bool)
     /// Keep-alive: answered with `ack`, changes nothing.
     case ping
+    case queueAdd(episode: Int64, at: PlayQueue.Placement)
+    case queueRemove(episode: Int64)
+    case queueMove(from: Int, to: Int)
+    case queueClear
+    case next, previous
+    case shuffle(Bool)
+    case repeatMode(RepeatMode)
 
     /// Speeds a listener may choose; pitch is kept at all of them.
     public static let rateRange: ClosedRange<Double> = 0.5...3
@@ -50,11 +57,35 @@ extension ClientCommand {
             else { throw CommandError("\"\(name)\" needs a number \"\(key)\"") }
             return value
         }
-        switch name {
-        case "play":
+        func episode() throws(CommandError) -> Int64 {
             let id = try number("episode")
-            guard id == id.rounded(), id > 0, id < 9e15 else { throw CommandError("\"play\" needs an episode id") }
-            return .play(episode: Int64(id))
+            guard id == id.rounded(), id > 0, id < 9e15 else { throw CommandError("\"\(name)\" needs an episode id") }
+            return Int64(id)
+        }
+        func index(_ key: String) throws(CommandError) -> Int {
+            let value = try number(key)
+            guard value == value.rounded(), value >= 0, value < 1e9 else { throw CommandError("\"\(name)\" needs a position \"\(key)\" ≥ 0") }
+            return Int(value)
+        }
+        switch name {
+        case "play": return .play(episode: try episode())
+        case "queue.add":
+            let at = fields["at"]?.string ?? "end"
+            guard let placement = PlayQueue.Placement(rawValue: at) else { throw CommandError("\"at\" must be \"end\" or \"next\"") }
+            return .queueAdd(episode: try episode(), at: placement)
+        case "queue.remove": return .queueRemove(episode: try episode())
+        case "queue.move": return .queueMove(from: try index("from"), to: try index("to"))
+        case "queue.clear": return .queueClear
+        case "next": return .next
+        case "previous": return .previous
+        case "shuffle":
+            guard let on = fields["on"]?.bool else { throw CommandError("\"shuffle\" needs a boolean \"on\"") }
+            return .shuffle(on)
+        case "repeat":
+            guard let mode = fields["mode"]?.string.flatMap(RepeatMode.init(rawValue:)) else {
+                throw CommandError("\"repeat\" needs \"mode\": \"off\", \"one\" or \"all\"")
+            }
+            return .repeatMode(mode)
         case "pause": return .pause
         case "resume": return .resume
         case "toggle": return .toggle

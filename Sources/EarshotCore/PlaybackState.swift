@@ -45,6 +45,10 @@ public struct PlaybackState: Sendable, Equatable {
     public var chapter: Int = -1
     /// The last playback failure, cleared by the next successful load.
     public var error: String?
+    /// Up Next as the listener sees it (shuffled when shuffle is on), episode ids.
+    public var queue: [Int64] = []
+    public var shuffle: Bool = false
+    public var repeatMode: RepeatMode = .off
 
     public init() {}
 

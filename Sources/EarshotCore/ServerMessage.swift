@@ -29,8 +29,8 @@ public enum ServerMessage: Sendable, Equatable {
     }
 }
 
-/// The `state` message's shape on the wire; queue, shuffle, repeat and sleep are fixed until
-/// the queue and timer exist, so clients can already rely on the keys.
+/// The `state` message's shape on the wire; sleep is fixed until the timer exists, so clients
+/// can already rely on the key.
 private struct StateWire: Encodable {
     var type = "state"
     var seq: UInt64
@@ -54,6 +54,7 @@ private struct StateWire: Encodable {
         self.seq = seq; episode = s.episode; paused = s.paused; position = s.position
         duration = s.duration; rate = s.rate; volume = s.volume; muted = s.muted
         buffering = s.buffering; chapters = s.chapters; chapter = s.chapter; error = s.error
+        queue = s.queue; shuffle = s.shuffle; self.repeat = s.repeatMode.rawValue
     }
 
     func encode(to encoder: Encoder) throws {

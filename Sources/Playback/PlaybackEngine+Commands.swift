@@ -6,6 +6,8 @@ extension PlaybackEngine {
     public func handle(_ command: ClientCommand) async throws(CommandError) {
         switch command {
         case .ping: return
+        case .queueAdd, .queueRemove, .queueMove, .queueClear, .shuffle, .repeatMode, .next, .previous:
+            try await handleQueue(command)
         case .play(let id): try await play(episodeID: id)
         case .pause: try requireEpisode(); setPaused(true); await savePosition(force: true)
         case .resume: try await resume()
@@ -37,7 +39,7 @@ extension PlaybackEngine {
     }
 
     /// Plays an episode from where the listener left off; the one already loaded just resumes.
-    func play(episodeID: Int64) async throws(CommandError) {
+    func play(episodeID: Int64, fromQueue: Bool = false) async throws(CommandError) {
         if state.episode?.id == episodeID, loaded {
             try await resume()
             return
@@ -48,6 +50,11 @@ extension PlaybackEngine {
         }
         guard let episode = found else { throw CommandError("no episode with id \(episodeID)") }
         await savePosition(force: true)
+        if !fromQueue {
+            // Playing something by hand makes it Up Next's current item (at the head if new).
+            queue.play(episodeID)
+            await queueChanged()
+        }
         let start = ResumePoint.start(saved: episode.position, duration: episode.duration, played: episode.played)
         load(episode, at: start)
     }
@@ -100,6 +107,8 @@ extension PlaybackEngine {
         player.setPaused(paused)
         publishState()
     }
+
+    func seekToStart() async { await seek(to: 0) }
 
     private func seek(to seconds: Double) async {
         let target = state.duration > 0 ? min(seconds, state.duration) : seconds

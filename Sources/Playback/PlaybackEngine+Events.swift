@@ -83,6 +83,7 @@ extension PlaybackEngine {
                 state.error = "could not mark it played: \(error)"
             }
             publishState()
+            await advanceAfterEnd()
         case .error(let message):
             loaded = false
             state.paused = true

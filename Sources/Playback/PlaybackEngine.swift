@@ -22,6 +22,8 @@ public actor PlaybackEngine {
     /// Whether mpv has opened the file: seeks before that would fail, so they wait in `pendingSeek`.
     var fileReady = false
     var pendingSeek: Double?
+    /// Up Next: a pure value; the engine carries out what it decides.
+    var queue = PlayQueue()
     /// The episode's stored data, for saving and end-of-file bookkeeping.
     var current: Episode?
     var lastSaved = Date.distantPast
@@ -41,8 +43,9 @@ public actor PlaybackEngine {
     }
 
     /// Starts consuming mpv's events and the 0.5 s ticker. Call once.
-    public func start() {
+    public func start() async {
         guard eventTask == nil else { return }
+        await restoreQueue()
         let events = player.events
         eventTask = Task { [weak self] in
             for await event in events { await self?.apply(event) }

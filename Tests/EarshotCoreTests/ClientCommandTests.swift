@@ -11,6 +11,12 @@ struct ClientCommandTests {
         (#"{"cmd":"skip","by":-15}"#, .skip(by: -15)), (#"{"cmd":"rate","value":0.5}"#, .rate(0.5)),
         (#"{"cmd":"rate","value":3}"#, .rate(3)), (#"{"cmd":"volume","value":0}"#, .volume(0)),
         (#"{"cmd":"mute","on":true}"#, .mute(true)), (#"{"id":3,"cmd":"ping"}"#, .ping),
+        (#"{"cmd":"queue.add","episode":5}"#, .queueAdd(episode: 5, at: .end)),
+        (#"{"cmd":"queue.add","episode":5,"at":"next"}"#, .queueAdd(episode: 5, at: .next)),
+        (#"{"cmd":"queue.remove","episode":5}"#, .queueRemove(episode: 5)),
+        (#"{"cmd":"queue.move","from":2,"to":0}"#, .queueMove(from: 2, to: 0)), (#"{"cmd":"queue.clear"}"#, .queueClear),
+        (#"{"cmd":"next"}"#, .next), (#"{"cmd":"previous"}"#, .previous), (#"{"cmd":"shuffle","on":true}"#, .shuffle(true)),
+        (#"{"cmd":"repeat","mode":"all"}"#, .repeatMode(.all)),
     ])
     func decodes(frame: String, expected: ClientCommand) throws {
         let (_, result) = ClientCommand.decode(frame)
@@ -38,6 +44,10 @@ struct ClientCommandTests {
         (#"{"cmd":"rate","value":0.25}"#, "rate must be between 0.5 and 3"),
         (#"{"cmd":"volume","value":101}"#, "volume must be between 0 and 100"),
         (#"{"cmd":"mute","on":1}"#, "\"mute\" needs a boolean \"on\""),
+        (#"{"cmd":"queue.add","episode":5,"at":"top"}"#, "\"at\" must be \"end\" or \"next\""),
+        (#"{"cmd":"queue.move","from":-1,"to":0}"#, "\"queue.move\" needs a position \"from\" ≥ 0"),
+        (#"{"cmd":"repeat","mode":"twice"}"#, "\"repeat\" needs \"mode\": \"off\", \"one\" or \"all\""),
+        (#"{"cmd":"shuffle"}"#, "\"shuffle\" needs a boolean \"on\""),
     ])
     func refuses(frame: String, message: String) {
         let (_, result) = ClientCommand.decode(frame)

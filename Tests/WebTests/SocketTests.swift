@@ -140,3 +140,27 @@ struct SocketEncodingTests {
         }
     }
 }
+
+@Suite("Up Next over the socket", .serialized)
+struct QueueSocketTests {
+    @Test("one client's queue commands reach every client's state")
+    func queueCommands() async throws {
+        try await ServerHarness.with { h in
+            let a = try await h.socket(), b = try await h.socket()
+            _ = try await a.receiveJSON(); _ = try await b.receiveJSON()
+            let first = h.episodes[0].id, second = h.episodes[1].id
+            try await a.send(#"{"id":1,"cmd":"play","episode":\#(first)}"#)
+            try await a.send(#"{"id":2,"cmd":"queue.add","episode":\#(second)}"#)
+            try await a.send(#"{"id":3,"cmd":"repeat","mode":"all"}"#)
+            let seen = try await b.receive {
+                $0["type"] as? String == "state" && ($0["queue"] as? [Int]) == [Int(first), Int(second)] && $0["repeat"] as? String == "all"
+            }
+            #expect(seen["shuffle"] as? Bool == false)
+            try await b.send(#"{"id":4,"cmd":"next"}"#)
+            _ = try await a.receive { ($0["episode"] as? [String: Any])?["id"] as? Int == Int(second) }
+            try await b.send(#"{"id":5,"cmd":"queue.remove","episode":424242}"#)
+            let error = try await b.receive { $0["type"] as? String == "error" }
+            #expect(error["message"] as? String == "episode 424242 is not in the queue")
+        }
+    }
+}
