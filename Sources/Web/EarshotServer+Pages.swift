@@ -6,7 +6,7 @@ extension EarshotServer {
     /// Paths the web client routes itself; the server renders the same page for each, with the
     /// library in it so the first paint shows something before any script runs.
     static func isPagePath(_ path: String) -> Bool {
-        if path == "/" || path == "/player" { return true }
+        if path == "/" || path == "/player" || path == "/queue" { return true }
         let parts = path.split(separator: "/")
         return parts.count == 2 && (parts[0] == "podcast" || parts[0] == "episode") && Int64(parts[1]) != nil
     }

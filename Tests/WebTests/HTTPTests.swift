@@ -20,6 +20,7 @@ struct HTTPTests {
             // The client's routes render the same page.
             #expect(try await h.http("/episode/\(h.episodes[0].id)").status == 200)
             #expect(try await h.http("/player").status == 200)
+            #expect(try await h.http("/queue").status == 200)
             #expect(try await h.http("/episode/notanumber").status == 404)
         }
     }
