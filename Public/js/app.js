@@ -18,6 +18,7 @@ import { libraryView } from './views/library.js';
 import { podcastView } from './views/podcast.js';
 import { episodeView } from './views/episode.js';
 import { playerView } from './views/player.js';
+import { queueView } from './views/queue.js';
 import { notFoundView } from './views/problem.js';
 
 const ROUTES = [
@@ -25,6 +26,8 @@ const ROUTES = [
   { name: 'podcast', pattern: /^\/podcast\/(\d+)$/, view: podcastView },
   { name: 'episode', pattern: /^\/episode\/(\d+)$/, view: episodeView },
   { name: 'player', pattern: /^\/player$/, view: playerView },
+  // Client-side only for now: the server does not serve /queue on a fresh load yet.
+  { name: 'queue', pattern: /^\/queue$/, view: queueView },
 ];
 
 const view = document.getElementById('view');

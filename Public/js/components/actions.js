@@ -3,6 +3,10 @@
 
 import { socket } from '../core/socket.js';
 import { player } from '../core/player-state.js';
+import { toast } from '../core/toast.js';
+import { toggleRowMenu } from './row-menu.js';
+
+const REPEAT_NEXT = { off: 'all', all: 'one', one: 'off' };
 
 /** What each data-action sends. */
 const ACTIONS = {
@@ -18,6 +22,33 @@ const ACTIONS = {
   },
   skip(button) {
     socket.send('skip', { by: Number(button.dataset.by) });
+  },
+  /** The row's overflow menu (Play next / Add to queue). */
+  'queue-menu'(button) {
+    toggleRowMenu(button);
+  },
+  'queue-next'(button) {
+    if (socket.send('queue.add', { episode: Number(button.dataset.episodeId), at: 'next' }) !== null) {
+      toast(`Playing next: ${button.dataset.title || 'episode'}`);
+    }
+  },
+  'queue-add'(button) {
+    if (socket.send('queue.add', { episode: Number(button.dataset.episodeId), at: 'end' }) !== null) {
+      toast(`Added to queue: ${button.dataset.title || 'episode'}`);
+    }
+  },
+  previous() {
+    socket.send('previous');
+  },
+  next() {
+    socket.send('next');
+  },
+  shuffle() {
+    socket.send('shuffle', { on: !player.state?.shuffle });
+  },
+  /** Cycles off → all → one → off. */
+  repeat() {
+    socket.send('repeat', { mode: REPEAT_NEXT[player.state?.repeat] ?? 'all' });
   },
 };
 

@@ -21,7 +21,19 @@ export function episodeRow(episode) {
       h('p', { class: 'episode-meta' },
         h('span', { class: 'episode-podcast' }, episode.podcast ?? ''),
         h('span', { class: 'episode-facts' }, facts))),
-    playButton(episode));
+    h('div', { class: 'episode-actions' }, playButton(episode), moreButton(episode)));
+}
+
+/** The row's overflow button: opens the Play next / Add to queue menu. */
+export function moreButton(episode) {
+  return h('button', {
+    type: 'button',
+    class: 'more-button',
+    dataset: { action: 'queue-menu', episodeId: episode.id, title: episode.title ?? '' },
+    'aria-label': `More for ${episode.title ?? 'episode'}`,
+    'aria-haspopup': 'menu',
+    'aria-expanded': 'false',
+  }, icon('more'));
 }
 
 /** An `<ol class="episode-list">`, or an empty-state paragraph. */

@@ -52,6 +52,8 @@ export function initMediaSession() {
       stop: () => socket.send('stop'),
       seekbackward: (details) => socket.send('skip', { by: -(details?.seekOffset || DEFAULT_SKIP) }),
       seekforward: (details) => socket.send('skip', { by: details?.seekOffset || DEFAULT_SKIP }),
+      previoustrack: () => socket.send('previous'),
+      nexttrack: () => socket.send('next'),
       seekto: (details) => {
         if (Number.isFinite(details?.seekTime)) socket.send('seek', { to: details.seekTime });
       },

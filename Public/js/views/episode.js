@@ -9,6 +9,7 @@ import { richText, hasRichText } from '../core/rich-text.js';
 import { playButton, equalizer } from '../components/episode-row.js';
 import { markNowPlaying } from '../components/now-playing.js';
 import { chapterList } from '../components/chapter-list.js';
+import { queueItems } from '../components/row-menu.js';
 import { factList, people, transcriptLinks, fundingLinks } from '../components/facts.js';
 import { problem } from './problem.js';
 
@@ -42,7 +43,8 @@ function page(episode, chapters) {
         h('h1', { class: 'view-title', tabindex: '-1' }, episode.title || 'Untitled episode'),
         details.subtitle && details.subtitle !== episode.title ? h('p', { class: 'episode-subtitle' }, details.subtitle) : null,
         h('p', { class: 'episode-meta' }, h('span', { class: 'episode-facts' }, facts(episode, details))),
-        button)),
+        h('div', { class: 'episode-page-actions' }, button,
+          queueItems(episode.id, episode.title ?? '', 'button button-small episode-queue')))),
     h('div', { class: aside.length ? 'episode-columns' : 'episode-columns is-single' },
       notes(episode, details),
       aside.length ? h('aside', { class: 'episode-aside', 'aria-label': 'About this episode' }, aside) : null));

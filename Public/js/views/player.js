@@ -22,16 +22,29 @@ export const playerView = {
     const skipButton = (by, name, label) =>
       h('button', { type: 'button', class: 'transport-skip', dataset: { action: 'skip', by }, 'aria-label': label }, icon(name));
 
+    const trackButton = (action, name, label) =>
+      h('button', { type: 'button', class: 'transport-track', dataset: { action }, 'aria-label': label }, icon(name));
+    const shuffle = h('button', { type: 'button', class: 'mode-button', dataset: { action: 'shuffle' }, 'aria-pressed': 'false' },
+      icon('shuffle'), h('span', { class: 'mode-label' }, 'Shuffle'));
+    const repeatLabel = h('span', { class: 'mode-label' }, 'Repeat off');
+    const repeat = h('button', { type: 'button', class: 'mode-button', dataset: { action: 'repeat' }, 'aria-pressed': 'false' },
+      icon('repeat'), repeatLabel);
+
     const body = h('div', { class: 'player-body' },
       artBox,
       h('div', { class: 'player-heading' }, title, podcast),
       seek.el,
       h('div', { class: 'transport' },
-        skipButton(-15, 'back15', 'Back 15 seconds'), toggle, skipButton(15, 'forward15', 'Forward 15 seconds')),
+        trackButton('previous', 'previous', 'Previous episode'),
+        skipButton(-15, 'back15', 'Back 15 seconds'), toggle, skipButton(15, 'forward15', 'Forward 15 seconds'),
+        trackButton('next', 'next', 'Next episode')),
+      h('div', { class: 'player-modes' }, shuffle, repeat,
+        h('a', { class: 'button button-small player-queue-link', href: '/queue' }, icon('queue'), h('span', { class: 'button-label' }, 'Queue'))),
       h('div', { class: 'player-extras' }, speed.el, lockScreenSwitch()));
     const empty = h('div', { class: 'player-empty' },
       h('h1', { class: 'player-title', tabindex: '-1' }, 'Nothing is playing'),
-      h('p', {}, h('a', { class: 'button', href: '/' }, 'Choose an episode')));
+      h('p', { class: 'player-empty-links' }, h('a', { class: 'button', href: '/' }, 'Choose an episode'),
+        h('a', { class: 'button', href: '/queue' }, 'Queue')));
 
     root.replaceChildren(h('section', { class: 'player', 'aria-label': 'Player' },
       h('div', { class: 'player-top' },
@@ -67,6 +80,15 @@ export const playerView = {
           toggle.setAttribute('aria-label', next === 'play' ? 'Play' : 'Pause');
         }
         speed.update(Number(state?.rate) || 1);
+        const shuffled = Boolean(state?.shuffle);
+        shuffle.setAttribute('aria-pressed', String(shuffled));
+        const mode = ['all', 'one'].includes(state?.repeat) ? state.repeat : 'off';
+        if (repeat.dataset.mode !== mode) {
+          repeat.dataset.mode = mode;
+          repeat.setAttribute('aria-pressed', String(mode !== 'off'));
+          repeat.querySelector('svg').replaceWith(icon(mode === 'one' ? 'repeatOne' : 'repeat'));
+          repeatLabel.textContent = { off: 'Repeat off', all: 'Repeat all', one: 'Repeat one' }[mode];
+        }
       }
       seek.update();
     };
