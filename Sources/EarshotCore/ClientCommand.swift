@@ -19,6 +19,8 @@ public enum ClientCommand: Sendable, Equatable {
     case next, previous
     case shuffle(Bool)
     case repeatMode(RepeatMode)
+    /// Marks an episode played (from the top next time) or unplayed, by hand.
+    case mark(episode: Int64, played: Bool)
 
     /// Speeds a listener may choose; pitch is kept at all of them.
     public static let rateRange: ClosedRange<Double> = 0.5...3
@@ -76,6 +78,9 @@ extension ClientCommand {
         case "queue.remove": return .queueRemove(episode: try episode())
         case "queue.move": return .queueMove(from: try index("from"), to: try index("to"))
         case "queue.clear": return .queueClear
+        case "mark":
+            guard let played = fields["played"]?.bool else { throw CommandError("\"mark\" needs a boolean \"played\"") }
+            return .mark(episode: try episode(), played: played)
         case "next": return .next
         case "previous": return .previous
         case "shuffle":

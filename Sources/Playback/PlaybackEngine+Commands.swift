@@ -8,6 +8,11 @@ extension PlaybackEngine {
         case .ping: return
         case .queueAdd, .queueRemove, .queueMove, .queueClear, .shuffle, .repeatMode, .next, .previous:
             try await handleQueue(command)
+        case .mark(let id, let played):
+            do { try await store.setPlayed(episodeID: id, played: played) } catch {
+                throw CommandError("no episode with id \(id)")
+            }
+            if id == current?.id, played { savedPosition = 0 }
         case .play(let id): try await play(episodeID: id)
         case .pause: try requireEpisode(); setPaused(true); await savePosition(force: true)
         case .resume: try await resume()
@@ -50,6 +55,7 @@ extension PlaybackEngine {
         }
         guard let episode = found else { throw CommandError("no episode with id \(episodeID)") }
         await savePosition(force: true)
+        await markPlayedIfFinished()
         if !fromQueue {
             // Playing something by hand makes it Up Next's current item (at the head if new).
             queue.play(episodeID)
@@ -123,8 +129,15 @@ extension PlaybackEngine {
         await savePosition(force: true)
     }
 
+    /// Leaving an episode in its last 30 s (its outro) counts as having heard it.
+    func markPlayedIfFinished() async {
+        guard let episode = current, ResumePoint.isFinished(position: state.position, duration: state.duration) else { return }
+        try? await store.setPlayed(episodeID: episode.id, played: true)
+    }
+
     private func stop() async {
         await savePosition(force: true)
+        await markPlayedIfFinished()
         player.stop()
         loaded = false
         current = nil

@@ -12,12 +12,14 @@ extension PlaybackEngine {
             fileReady = true
             if let target = pendingSeek {
                 pendingSeek = nil
+                awaitingRestart = true
                 player.seek(to: target)
             }
             state.buffering = false
             publishState()
         case .playbackRestart:
             // A seek or load finished: clients should see the new position now.
+            if awaitingRestart, pendingSeek == nil { awaitingRestart = false }
             state.buffering = false
             publishState()
         case .endFile(let reason):
@@ -37,7 +39,8 @@ extension PlaybackEngine {
             // mpv reports nil between files; keep the last known position then. While paused
             // the position only moves by our own seeks (already in the state): mpv's later
             // reports then subtract its audio buffer (~0.15 s) and would pull the scrubber back.
-            if let position, loaded, !state.paused {
+            // A seek asked for before the file opened is still on its way: the target stands.
+            if let position, loaded, !state.paused, pendingSeek == nil, !awaitingRestart {
                 state.position = position
                 let chapter = PlaybackState.chapterIndex(at: position, in: state.chapters)
                 if chapter != state.chapter { state.chapter = chapter; publishState() }

@@ -22,6 +22,8 @@ public actor PlaybackEngine {
     /// Whether mpv has opened the file: seeks before that would fail, so they wait in `pendingSeek`.
     var fileReady = false
     var pendingSeek: Double?
+    /// A deferred seek was sent and mpv has not restarted playback yet: its positions are stale.
+    var awaitingRestart = false
     /// Up Next: a pure value; the engine carries out what it decides.
     var queue = PlayQueue()
     /// The episode's stored data, for saving and end-of-file bookkeeping.

@@ -90,6 +90,7 @@ public final class EarshotServer: WebHandler, @unchecked Sendable {
             do {
                 try await engine.handle(command)
                 transport.send(.ack(id: id), to: client)
+                if case .mark = command { libraryChanged() } // played state shows in every list
             } catch {
                 transport.send(.error(id: id, message: error.message), to: client)
             }

@@ -17,6 +17,7 @@ struct ClientCommandTests {
         (#"{"cmd":"queue.move","from":2,"to":0}"#, .queueMove(from: 2, to: 0)), (#"{"cmd":"queue.clear"}"#, .queueClear),
         (#"{"cmd":"next"}"#, .next), (#"{"cmd":"previous"}"#, .previous), (#"{"cmd":"shuffle","on":true}"#, .shuffle(true)),
         (#"{"cmd":"repeat","mode":"all"}"#, .repeatMode(.all)),
+        (#"{"cmd":"mark","episode":9,"played":true}"#, .mark(episode: 9, played: true)),
     ])
     func decodes(frame: String, expected: ClientCommand) throws {
         let (_, result) = ClientCommand.decode(frame)
@@ -48,6 +49,7 @@ struct ClientCommandTests {
         (#"{"cmd":"queue.move","from":-1,"to":0}"#, "\"queue.move\" needs a position \"from\" ≥ 0"),
         (#"{"cmd":"repeat","mode":"twice"}"#, "\"repeat\" needs \"mode\": \"off\", \"one\" or \"all\""),
         (#"{"cmd":"shuffle"}"#, "\"shuffle\" needs a boolean \"on\""),
+        (#"{"cmd":"mark","episode":9}"#, "\"mark\" needs a boolean \"played\""),
     ])
     func refuses(frame: String, message: String) {
         let (_, result) = ClientCommand.decode(frame)

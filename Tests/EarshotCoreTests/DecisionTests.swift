@@ -9,6 +9,8 @@ struct DecisionTests {
         #expect(ResumePoint.start(saved: 125, duration: 600, played: false) == 125)
         #expect(ResumePoint.start(saved: 125, duration: 0, played: false) == 125, "unknown duration still resumes")
         #expect(ResumePoint.start(saved: 597, duration: 600, played: false) == 0, "the last seconds count as finished")
+        #expect(ResumePoint.start(saved: 575, duration: 600, played: false) == 0, "so do the last 30 s (the outro)")
+        #expect(ResumePoint.start(saved: 565, duration: 600, played: false) == 565)
         #expect(ResumePoint.start(saved: 125, duration: 600, played: true) == 0)
         #expect(ResumePoint.start(saved: 0.5, duration: 600, played: false) == 0)
         #expect(ResumePoint.start(saved: .nan, duration: 600, played: false) == 0)

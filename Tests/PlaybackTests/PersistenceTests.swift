@@ -93,6 +93,26 @@ struct PersistenceTests {
         await h.close()
     }
 
+    @Test("stopping in an episode's last stretch marks it played; so does switching away there")
+    func stopNearTheEnd() async throws {
+        let h = try await PlaybackHarness.make(seconds: 40) // its "last stretch" is the last tenth: 4 s
+        defer { h.directory.remove() }
+        try await h.playAndWaitForAudio()
+        try await h.engine.handle(.seek(to: 30))
+        try await h.engine.handle(.stop)
+        #expect(try await stored(h).played == false, "10 s before the end is not the end")
+        try await h.engine.handle(.play(episode: h.episode.id))
+        try await h.engine.handle(.seek(to: 37))
+        try await h.engine.handle(.stop)
+        let after = try await stored(h)
+        #expect(after.played)
+        #expect(after.position == 0, "played means from the top next time")
+        try await h.engine.handle(.mark(episode: h.episode.id, played: false))
+        #expect(try await stored(h).played == false)
+        await #expect(throws: CommandError("no episode with id 4242")) { try await h.engine.handle(.mark(episode: 4242, played: true)) }
+        await h.close()
+    }
+
     @Test("only http(s) and our own bundled files are handed to mpv")
     func playableAddresses() async throws {
         #expect(PlaybackEngine.isPlayable("https://cdn.example/ep.mp3"))

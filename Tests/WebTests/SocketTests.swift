@@ -164,3 +164,25 @@ struct QueueSocketTests {
         }
     }
 }
+
+@Suite("Marking played by hand", .serialized)
+struct MarkSocketTests {
+    @Test("mark played / unplayed: ack, a library message to every client, the API agrees")
+    func mark() async throws {
+        try await ServerHarness.with { h in
+            let a = try await h.socket(), b = try await h.socket()
+            _ = try await a.receiveJSON(); _ = try await b.receiveJSON()
+            let id = h.episodes[0].id
+            try await a.send(#"{"id":1,"cmd":"mark","episode":\#(id),"played":true}"#)
+            _ = try await a.receive { $0["type"] as? String == "ack" && $0["id"] as? Int == 1 }
+            _ = try await b.receive { $0["type"] as? String == "library" }
+            #expect((try await h.json("/api/episodes/\(id)")["episode"] as? [String: Any])?["played"] as? Bool == true)
+            try await b.send(#"{"id":2,"cmd":"mark","episode":\#(id),"played":false}"#)
+            _ = try await a.receive { $0["type"] as? String == "library" }
+            #expect((try await h.json("/api/episodes/\(id)")["episode"] as? [String: Any])?["played"] as? Bool == false)
+            try await a.send(#"{"id":3,"cmd":"mark","episode":987654,"played":true}"#)
+            let error = try await a.receive { $0["type"] as? String == "error" }
+            #expect(error["message"] as? String == "no episode with id 987654")
+        }
+    }
+}

@@ -5,8 +5,10 @@ import { socket } from '../core/socket.js';
 import { player } from '../core/player-state.js';
 import { toast } from '../core/toast.js';
 import { toggleRowMenu } from './row-menu.js';
+import { showPlayed } from './episode-row.js';
 
 const REPEAT_NEXT = { off: 'all', all: 'one', one: 'off' };
+const pendingMarks = new Map(); // command id → { episode, played, title }
 
 /** What each data-action sends. */
 const ACTIONS = {
@@ -37,6 +39,13 @@ const ACTIONS = {
       toast(`Added to queue: ${button.dataset.title || 'episode'}`);
     }
   },
+  /** Mark as played / unplayed: asks for the opposite of what the button shows (data-played). */
+  mark(button) {
+    const episode = Number(button.dataset.episodeId);
+    const played = button.dataset.played !== 'true';
+    const id = socket.send('mark', { episode, played });
+    if (id !== null) pendingMarks.set(id, { episode, played, title: button.dataset.title });
+  },
   previous() {
     socket.send('previous');
   },
@@ -54,6 +63,16 @@ const ACTIONS = {
 
 /** Installs the delegated click handler. */
 export function initActions() {
+  // A mark shows here once the server took it (the `library` refetch that follows redraws lists).
+  socket.on('commandAck', ({ id }) => {
+    const mark = pendingMarks.get(id);
+    if (!mark) return;
+    pendingMarks.delete(id);
+    showPlayed(mark.episode, mark.played);
+    toast(`${mark.played ? 'Marked as played' : 'Marked as unplayed'}: ${mark.title || 'episode'}`);
+  });
+  socket.on('commandError', ({ id }) => pendingMarks.delete(id));
+  socket.on('status', (status) => { if (status !== 'open') pendingMarks.clear(); });
   document.addEventListener('click', (event) => {
     const button = event.target.closest?.('button[data-action]');
     const action = button && ACTIONS[button.dataset.action];

@@ -1,10 +1,12 @@
 // One episode row, the same in every list (and the same markup as the first paint
 // in Templates/index.mustache): artwork with the now-playing bars, title linking to
-// the episode page, podcast · date · duration, and a play button.
+// the episode page, podcast · date · duration, a thin progress bar when the episode is part
+// played, a play button and the More menu.
 
 import { h, artwork } from '../core/dom.js';
 import { icon } from '../core/icons.js';
-import { dateText, dateISO, durationText } from '../core/format.js';
+import { dateText, dateISO, durationText, clock } from '../core/format.js';
+import { setMarkItem } from './row-menu.js';
 
 /** A `<li class="episode">` for an API Episode. */
 export function episodeRow(episode) {
@@ -20,11 +22,46 @@ export function episodeRow(episode) {
       h('a', { class: 'episode-title', href: `/episode/${episode.id}` }, episode.title || 'Untitled episode'),
       h('p', { class: 'episode-meta' },
         h('span', { class: 'episode-podcast' }, episode.podcast ?? ''),
-        h('span', { class: 'episode-facts' }, facts))),
+        h('span', { class: 'episode-facts' }, facts)),
+      progressBar(episode)),
     h('div', { class: 'episode-actions' }, playButton(episode), moreButton(episode)));
 }
 
-/** The row's overflow button: opens the Play next / Add to queue menu. */
+/** A thin bar under the meta of an episode started but not finished (position > 0, not played);
+ *  null otherwise. */
+export function progressBar(episode) {
+  const position = Number(episode.position);
+  const duration = Number(episode.duration);
+  if (episode.played || !(position > 0) || !(duration > 0)) return null;
+  const fraction = Math.min(position / duration, 1);
+  const fill = h('span', { class: 'episode-progress-fill' });
+  fill.style.width = `${(fraction * 100).toFixed(2)}%`; // CSSOM: the CSP allows no style attributes
+  return h('span', {
+    class: 'episode-progress',
+    role: 'progressbar',
+    'aria-label': 'Listened',
+    'aria-valuemin': '0',
+    'aria-valuemax': String(Math.round(duration)),
+    'aria-valuenow': String(Math.round(Math.min(position, duration))),
+    'aria-valuetext': `${clock(position)} of ${clock(duration)}`,
+  }, fill);
+}
+
+/** Shows episode `id` as played or unplayed wherever it is on the page (rows, the episode page,
+ *  played toggles) until the next refetch redraws it. Played resets the position: no progress. */
+export function showPlayed(id, played) {
+  for (const el of document.querySelectorAll(`.episode[data-episode-id="${id}"], .episode-page[data-episode-id="${id}"]`)) {
+    if (el.classList.contains('episode')) el.classList.toggle('is-played', played);
+    const facts = el.querySelector('.episode-facts');
+    const mark = facts?.querySelector('.played-mark');
+    if (played && facts && !mark) facts.append(h('span', { class: 'played-mark' }, 'Played'));
+    if (!played) mark?.remove();
+    if (played) el.querySelector('.episode-progress')?.remove();
+  }
+  for (const button of document.querySelectorAll(`.mark-played[data-episode-id="${id}"]`)) setMarkItem(button, played);
+}
+
+/** The row's overflow button: opens the Play next / Add to queue / Mark as played menu. */
 export function moreButton(episode) {
   return h('button', {
     type: 'button',

@@ -1,4 +1,5 @@
-// The small overflow menu on an episode row: "Play next" and "Add to queue". One menu
+// The small overflow menu on an episode row: "Play next", "Add to queue" and "Mark as played" /
+// "Mark as unplayed" (following the row's played state). One menu
 // element, built on demand and shared by every row; it is a fixed-position popup next to
 // the row's "More" button, closed by Escape, a click elsewhere, or choosing an item.
 
@@ -18,6 +19,27 @@ export function queueItems(id, title, className, role) {
   ];
 }
 
+/** The played toggle: "Mark as played", or "Mark as unplayed" when `played`; data-played is the
+ *  state it shows, choosing it asks for the other one. In the menu it is a menuitemcheckbox
+ *  (aria-checked = played), on the episode page a plain button. */
+export function markItem(id, title, played, className, role) {
+  const button = h('button', {
+    type: 'button',
+    class: `${className} mark-played`,
+    role: role === 'menuitem' ? 'menuitemcheckbox' : role,
+    dataset: { action: 'mark', episodeId: id, title },
+  }, icon('check'), h('span', { class: 'button-label' }));
+  setMarkItem(button, played);
+  return button;
+}
+
+/** Sets a played toggle's label (and state) to follow `played`. */
+export function setMarkItem(button, played) {
+  button.dataset.played = played ? 'true' : 'false';
+  button.querySelector('.button-label').textContent = played ? 'Mark as unplayed' : 'Mark as played';
+  if (button.getAttribute('role') === 'menuitemcheckbox') button.setAttribute('aria-checked', String(played));
+}
+
 /** Opens the menu for the row whose "More" button is `button` (or closes it if open there). */
 export function toggleRowMenu(button) {
   if (menu && opener === button) { closeRowMenu(); return; }
@@ -25,8 +47,11 @@ export function toggleRowMenu(button) {
   opener = button;
   const id = button.dataset.episodeId;
   const title = button.dataset.title ?? '';
-  menu = h('div', { class: 'row-menu', role: 'menu', 'aria-label': `Queue ${title || 'episode'}` },
-    queueItems(id, title, 'row-menu-item', 'menuitem'));
+  const row = button.closest('.episode');
+  const played = row ? row.classList.contains('is-played') : button.dataset.played === 'true';
+  menu = h('div', { class: 'row-menu', role: 'menu', 'aria-label': `Actions for ${title || 'episode'}` },
+    queueItems(id, title, 'row-menu-item', 'menuitem'),
+    markItem(id, title, played, 'row-menu-item', 'menuitem'));
   menu.addEventListener('keydown', onMenuKey);
   document.body.append(menu);
   button.setAttribute('aria-expanded', 'true');

@@ -18,7 +18,8 @@ let pingSentAt = 0;
 let status = 'connecting'; // 'connecting' | 'open' | 'down'
 
 /** The socket: `on(type, fn)` for server messages (`state`, `time`, `library`, …),
- *  `status` changes ('open' | 'down' | 'connecting') and `commandError` ({message, cmd}). */
+ *  `status` changes ('open' | 'down' | 'connecting'), `commandError` ({message, cmd, id}) and
+ *  `commandAck` ({cmd, id}). */
 export const socket = {
   get status() { return status; },
 
@@ -86,7 +87,8 @@ function receive(message) {
     pending.delete(message.id);
     // A ping's reply only proves the line is alive (servers without `ping` answer an error).
     if (cmd === 'ping') return;
-    if (message.type === 'error') emit('commandError', { message: message.message || 'Command failed', cmd });
+    if (message.type === 'error') emit('commandError', { message: message.message || 'Command failed', cmd, id: message.id });
+    else emit('commandAck', { cmd, id: message.id });
     return;
   }
   emit(message.type, message);

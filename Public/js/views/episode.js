@@ -6,10 +6,11 @@ import { h, artwork } from '../core/dom.js';
 import { getJSON } from '../core/api.js';
 import { dateText, dateISO, durationText } from '../core/format.js';
 import { richText, hasRichText } from '../core/rich-text.js';
-import { playButton, equalizer } from '../components/episode-row.js';
+import { playButton, equalizer, showPlayed } from '../components/episode-row.js';
 import { markNowPlaying } from '../components/now-playing.js';
 import { chapterList } from '../components/chapter-list.js';
-import { queueItems } from '../components/row-menu.js';
+import { queueItems, markItem } from '../components/row-menu.js';
+import { socket } from '../core/socket.js';
 import { factList, people, transcriptLinks, fundingLinks } from '../components/facts.js';
 import { problem } from './problem.js';
 
@@ -26,7 +27,19 @@ export const episodeView = {
     const chapters = chapterList(episode);
     root.replaceChildren(page(episode, chapters?.el ?? null));
     markNowPlaying(root);
-    return { title: episode.title, destroy: chapters?.destroy };
+    // Marked played or unplayed elsewhere (another tab, the row menu): follow the server.
+    const stopLibrary = socket.on('library', () => {
+      getJSON(`/api/episodes/${episode.id}`)
+        .then(({ episode: now }) => { if (isCurrent()) showPlayed(now.id, Boolean(now.played)); })
+        .catch(() => {});
+    });
+    return {
+      title: episode.title,
+      destroy() {
+        stopLibrary();
+        chapters?.destroy?.();
+      },
+    };
   },
 };
 
@@ -44,7 +57,8 @@ function page(episode, chapters) {
         details.subtitle && details.subtitle !== episode.title ? h('p', { class: 'episode-subtitle' }, details.subtitle) : null,
         h('p', { class: 'episode-meta' }, h('span', { class: 'episode-facts' }, facts(episode, details))),
         h('div', { class: 'episode-page-actions' }, button,
-          queueItems(episode.id, episode.title ?? '', 'button button-small episode-queue')))),
+          queueItems(episode.id, episode.title ?? '', 'button button-small episode-queue'),
+          markItem(episode.id, episode.title ?? '', Boolean(episode.played), 'button button-small episode-mark')))),
     h('div', { class: aside.length ? 'episode-columns' : 'episode-columns is-single' },
       notes(episode, details),
       aside.length ? h('aside', { class: 'episode-aside', 'aria-label': 'About this episode' }, aside) : null));
