@@ -27,7 +27,7 @@ let package = Package(
         .executableTarget(name: "earshot", dependencies: ["Web", "Playback", "Library", "Feeds", "EarshotCore"]),
         .target(name: "TestSupport", dependencies: ["EarshotCore"]),
 
-        .testTarget(name: "EarshotCoreTests", dependencies: ["EarshotCore"]),
+        .testTarget(name: "EarshotCoreTests", dependencies: ["EarshotCore", "TestSupport"]),
         .testTarget(name: "MustacheTests", dependencies: ["Mustache", "TestSupport"]),
         .testTarget(name: "FeedsTests", dependencies: ["Feeds", "EarshotCore", "TestSupport"]),
         .testTarget(name: "LibraryTests", dependencies: ["Library", "EarshotCore", "TestSupport"]),
