@@ -27,11 +27,8 @@ import TestSupport
     @Test func doesNotReadExternalEntities() throws {
         let directory = TemporaryDirectory()
         defer { directory.remove() }
-        let secret = "TOP-SECRET-\(UUID().uuidString)"
-        let secretFile = directory.file("secret.txt")
-        try Data(secret.utf8).write(to: secretFile)
-        let dtd = directory.file("evil.dtd")
-        try Data("<!ENTITY leak SYSTEM \"\(secretFile.absoluteString)\">".utf8).write(to: dtd)
+        let planted = try PlantedSecret(in: directory)
+        let (secret, secretFile, dtd) = (planted.text, planted.file, planted.dtd)
 
         let documents = [
             // A general external entity in text.
