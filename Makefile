@@ -37,11 +37,14 @@ browser-test:
 	mkdir -p $(TEST_OUTPUT)
 	EARSHOT_BIN=.build/debug/earshot TEST_OUTPUT=$(abspath $(TEST_OUTPUT)) .venv/bin/python -m pytest -v Tests/e2e
 
-# Feed-parser benchmark against xmllint, podcastparser, feedparser and feedparser-rs; not part
-# of `make test`. The table is also written to .build/bench/feeds.md.
+# Feed-parser benchmark against xmllint, podcastparser, feedparser and feedparser-rs, then the
+# many-clients benchmark (latency of a change to every client, CPU of 500 clients); not part of
+# `make test`. The tables are also written to .build/bench/feeds.md and .build/bench/clients.md.
 bench: setup-run release
 	@scripts/bench-setup.sh
+	$(SWIFT) build -c release --product earshot-parse
 	.build/bench/venv/bin/python bench/feeds.py
+	.build/bench/venv/bin/python bench/clients.py
 
 # libFuzzer on the feed parser and the show-notes sanitizer for 10 minutes (Fuzz/README.md);
 # not part of `make test`. Findings land in .build/fuzz/findings/.

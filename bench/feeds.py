@@ -8,13 +8,16 @@ feeds of ../shared/conformance/feeds with every parser, prints a markdown table 
 .build/bench/feeds.md) and checks the budget of issue 3 on the generated feed.
 
 How each number is taken (every measurement runs in a process of its own):
-- ms: the best of N runs. Python parsers and Earshot: in-process, around the parse call alone, the
-  file already read into memory. xmllint: the wall time of the whole `xmllint --stream --noout FILE`
-  process, start-up and reading the file included (the floor: libxml2 reading without building anything).
+- ms: the best of N runs. Python parsers: in-process, around the parse call alone, the file already read
+  into memory. Earshot (`earshot-parse`, the feed parser alone): in-process, around a parse of the file
+  that reads it a chunk at a time, the reading included. xmllint: the wall time of the whole
+  `xmllint --stream --noout FILE` process, start-up and reading the file included (the floor: libxml2
+  reading without building anything).
 - MB/s: file size / ms.
 - peak MB: the maximum resident set (ru_maxrss) of another process that parses once (a process that
   parsed N times peaks higher: the allocator keeps what earlier runs freed). Earshot and xmllint: the
-  whole process; the bench also measures Earshot on an empty feed, its runtime's share, and says so.
+  whole process; the bench also measures Earshot on an empty feed, its runtime's share, and the
+  `earshot` server binary's `earshot parse` on the generated feed (it links libmpv), and says so.
   Python parsers: that process minus a baseline process of the same interpreter that only reads the
   file, i.e. what importing the parser, parsing and holding the result add on top of the file's bytes.
   Each process is started through /usr/bin/time (a fork of a 2 MB program) because Linux carries the
@@ -130,18 +133,24 @@ def measure_python(name, path, repeat, baseline_mb):
 
 
 def earshot_run(binary, path, repeat):
-    output, peak, _ = run_measured([binary, "parse", path, "--timing", "--repeat", str(repeat)])
+    """Runs `earshot-parse FILE` (or `earshot parse FILE --timing`); returns (ms, CPU ms, items, peak MB)."""
+    if os.path.basename(binary) == "earshot-parse":
+        command = [binary, path, "--repeat", str(repeat)]
+    else:
+        command = [binary, "parse", path, "--timing", "--repeat", str(repeat)]
+    output, peak, _ = run_measured(command)
     fields = dict(part.split("=", 1) for part in output.split() if "=" in part)
     if "parse_ms" not in fields:
-        raise RuntimeError(f"{binary} parse --timing printed no parse_ms=…: {output[:500]!r}")
-    return float(fields["parse_ms"]), int(fields.get("items", -1)), peak
+        raise RuntimeError(f"{' '.join(command)} printed no parse_ms=…: {output[:500]!r}")
+    cpu = float(fields["cpu_ms"]) if "cpu_ms" in fields else None
+    return float(fields["parse_ms"]), cpu, int(fields.get("items", -1)), peak
 
 
 def measure_earshot(binary, path, repeat):
     """Time from a process parsing `repeat` times, peak memory from another that parses once."""
-    ms, items, _ = earshot_run(binary, path, repeat)
-    _, _, peak = earshot_run(binary, path, 1)
-    return {"ms": ms, "peak": peak, "items": items}
+    ms, cpu, items, _ = earshot_run(binary, path, repeat)
+    peak = min(earshot_run(binary, path, 1)[3] for _ in range(2))
+    return {"ms": ms, "cpu": cpu, "peak": peak, "items": items}
 
 
 def earshot_floor_mb(binary):
@@ -150,7 +159,7 @@ def earshot_floor_mb(binary):
     path = os.path.join(CACHE, "empty-feed.xml")
     with open(path, "w", encoding="utf-8") as out:
         out.write('<?xml version="1.0"?><rss version="2.0"><channel><title>empty</title></channel></rss>\n')
-    return min(earshot_run(binary, path, 1)[2] for _ in range(3))
+    return min(earshot_run(binary, path, 1)[3] for _ in range(3))
 
 
 def baseline_mb(path):
@@ -171,7 +180,7 @@ def table(rows, names):
     header = ["file", "MB"]
     for shown, key in names:
         header += [f"{shown} ms", f"{shown} MB/s", f"{shown} peak MB"]
-    header += ["Earshot ÷ feedparser-rs (time)", "Earshot ÷ xmllint (time)"]
+    header += ["Earshot CPU ms", "Earshot ÷ feedparser-rs (time)", "Earshot ÷ xmllint (time)"]
     lines = ["| " + " | ".join(header) + " |", "|" + "|".join(["---"] + ["---:"] * (len(header) - 1)) + "|"]
     for row in rows:
         size = row["mb"]
@@ -182,7 +191,8 @@ def table(rows, names):
                 out += ["–"] * 3
                 continue
             out += [cell(result["ms"], 1), cell(size / (result["ms"] / 1000), 1), cell(result["peak"], 1)]
-        out += [ratio(row, "earshot", "feedparser-rs"), ratio(row, "earshot", "xmllint")]
+        earshot = row["results"].get("earshot") or {}
+        out += [cell(earshot.get("cpu"), 1), ratio(row, "earshot", "feedparser-rs"), ratio(row, "earshot", "xmllint")]
         lines.append("| " + " | ".join(out) + " |")
     return "\n".join(lines)
 
@@ -192,7 +202,7 @@ def ratio(row, numerator, denominator):
     return "–" if not a or not b else f"{a['ms'] / b['ms']:.2f}"
 
 
-def budget(row, floor_mb):
+def budget(row, floor_mb, server_mb):
     """The budget lines of issue 3, judged on one row (the generated feed)."""
     results = row["results"]
     earshot, rs, xmllint = results.get("earshot"), results.get("feedparser-rs"), results.get("xmllint")
@@ -212,7 +222,10 @@ def budget(row, floor_mb):
                      f"limit {limit:.1f} ms ({earshot['ms'] / xmllint['ms']:.2f}x) → {verdict(earshot['ms'] <= limit)}")
     lines.append(f"- under {BUDGET_PEAK_MB} MB peak: Earshot {earshot['peak']:.1f} MB → "
                  f"{verdict(earshot['peak'] < BUDGET_PEAK_MB)} (whole process: {floor_mb:.1f} MB of it is the same "
-                 f"binary parsing an empty feed, {row['mb']:.1f} MB the file's bytes it holds)")
+                 f"binary parsing an empty feed; the file is read a chunk at a time, not held)")
+    if server_mb is not None:
+        lines.append(f"  (for comparison, the `earshot` server binary's `earshot parse` of the same file peaks at "
+                     f"{server_mb[0]:.1f} MB, {server_mb[1]:.1f} MB of it on an empty feed: the libraries libmpv loads)")
     return lines
 
 
@@ -228,11 +241,14 @@ def item_check(rows):
 
 
 NOTES = """\
-ms: best of {repeat} runs ({slow} for feedparser on the generated feed). Python parsers and
-Earshot: in-process, around the parse call only, file already in memory. xmllint: wall time of the whole
-process (start-up and file reading included), the floor. MB/s = file MB / time.
+ms: best of {repeat} runs ({slow} for feedparser on the generated feed). Python parsers: in-process,
+around the parse call only, file already in memory. Earshot (`earshot-parse`: the feed parser alone, in a
+binary that links nothing else): in-process, around a parse that reads the file a chunk at a time.
+Earshot sanitizes show notes on a second thread beside the XML on documents of 1 MiB and more; "Earshot
+CPU ms" is the CPU time of that parse on all its threads. xmllint: wall time of the whole process
+(start-up and file reading included), the floor. MB/s = file MB / time.
 peak MB: maximum resident set of a separate process that parses once. Earshot, xmllint: the whole
-process (Earshot's includes the file's bytes it holds and {floor:.1f} MB that it peaks at on an empty feed).
+process (Earshot's includes {floor:.1f} MB that it peaks at on an empty feed).
 Python parsers: that process minus a baseline of the same interpreter that only reads the file (import
 of the parser + parse + result, over the bytes held).
 feedparser-rs: `feedparser_rs.parse(bytes, sanitize_html=False)`; "sanitized" is its default
@@ -246,8 +262,10 @@ Ratios: Earshot's time / the peer's time (below 1 = Earshot is faster)."""
 
 def main():
     options = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    options.add_argument("--earshot", default=os.path.join(ROOT, ".build", "release", "earshot"),
-                         help="binary that understands `parse FILE --timing --repeat N`")
+    options.add_argument("--earshot", default=os.path.join(ROOT, ".build", "release", "earshot-parse"),
+                         help="earshot-parse, or a binary that understands `parse FILE --timing --repeat N`")
+    options.add_argument("--server", default=os.path.join(ROOT, ".build", "release", "earshot"),
+                         help="the earshot server binary, whose own `earshot parse` peak is reported beside")
     options.add_argument("--quick", action="store_true", help="N = 1 everywhere (a smoke run)")
     options.add_argument("--only", help="comma-separated parser keys, e.g. xmllint,earshot")
     options.add_argument("--real-only", action="store_true", help="skip the generated feed")
@@ -309,8 +327,11 @@ def main():
     mismatches = item_check(rows)
     if mismatches:
         report += ["Item counts:"] + mismatches + [""]
+    server_mb = None
+    if not arguments.real_only and "earshot" in keys and os.access(arguments.server, os.X_OK):
+        server_mb = (earshot_run(arguments.server, files[0][0], 1)[3], earshot_floor_mb(arguments.server))
     if not arguments.real_only:
-        report += budget(rows[0], floor_mb)
+        report += budget(rows[0], floor_mb, server_mb)
     report.append("")
     report.append(f"(measured in {time.perf_counter() - started:.0f} s on {os.cpu_count()} cores; "
                   f"Earshot binary: {arguments.earshot})")

@@ -21,6 +21,14 @@ public func fuzzOneInput(_ bytes: UnsafePointer<UInt8>, _ count: Int) -> CInt {
     return 0
 }
 
+/// Sanitized notes must read back as a tree that writes the very same HTML again (what the sanitizer
+/// writes is what the reader understands, nothing more or less), and that tree must be allowlisted.
+func check(_ notes: SanitizedHTML) {
+    let nodes = notes.nodes
+    if SanitizedHTML(nodes: nodes) != notes { fatalError("notes do not read back as written: \(notes.html)") }
+    check(nodes)
+}
+
 /// What must hold for any sanitized notes: allowlisted elements and attributes only, http(s) URLs only
 /// (mailto for links). A violation stops the fuzzer with the input that caused it.
 func check(_ nodes: [RichText]) {

@@ -19,6 +19,8 @@ import { podcastView } from './views/podcast.js';
 import { episodeView } from './views/episode.js';
 import { playerView } from './views/player.js';
 import { queueView } from './views/queue.js';
+import { playlistsView } from './views/playlists.js';
+import { playlistView } from './views/playlist.js';
 import { notFoundView } from './views/problem.js';
 
 const ROUTES = [
@@ -28,6 +30,8 @@ const ROUTES = [
   { name: 'player', pattern: /^\/player$/, view: playerView },
   // Client-side only for now: the server does not serve /queue on a fresh load yet.
   { name: 'queue', pattern: /^\/queue$/, view: queueView },
+  { name: 'playlists', pattern: /^\/playlists$/, view: playlistsView },
+  { name: 'playlist', pattern: /^\/playlist\/(\d+)$/, view: playlistView },
 ];
 
 const view = document.getElementById('view');

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// What a client may ask of the player, decoded from a WebSocket frame.
 /// The wire names are in docs/protocol.md; unknown names are an error, not ignored.
@@ -21,6 +21,10 @@ public enum ClientCommand: Sendable, Equatable {
     case repeatMode(RepeatMode)
     /// Marks an episode played (from the top next time) or unplayed, by hand.
     case mark(episode: Int64, played: Bool)
+    /// Changes a listener preference (`PlaybackSettings`); kept in the library.
+    case settings(playedMargin: Double)
+    /// A `playlist.*` command (named playlists).
+    case playlist(PlaylistCommand)
 
     /// Speeds a listener may choose; pitch is kept at all of them.
     public static let rateRange: ClosedRange<Double> = 0.5...3
@@ -69,6 +73,7 @@ extension ClientCommand {
             guard value == value.rounded(), value >= 0, value < 1e9 else { throw CommandError("\"\(name)\" needs a position \"\(key)\" ≥ 0") }
             return Int(value)
         }
+        if name.hasPrefix("playlist.") { return .playlist(try PlaylistCommand.parse(name: name, fields: fields)) }
         switch name {
         case "play": return .play(episode: try episode())
         case "queue.add":
@@ -81,6 +86,13 @@ extension ClientCommand {
         case "mark":
             guard let played = fields["played"]?.bool else { throw CommandError("\"mark\" needs a boolean \"played\"") }
             return .mark(episode: try episode(), played: played)
+        case "settings":
+            let margin = try number("playedMargin")
+            let range = PlaybackSettings.playedMarginRange
+            guard range.contains(margin) else {
+                throw CommandError("playedMargin must be between \(Int(range.lowerBound)) and \(Int(range.upperBound)) seconds")
+            }
+            return .settings(playedMargin: margin)
         case "next": return .next
         case "previous": return .previous
         case "shuffle":

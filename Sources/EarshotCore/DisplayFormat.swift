@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// How durations and dates read in lists; the web client's `format.js` mirrors these.
 public enum DisplayFormat {
@@ -25,7 +25,13 @@ public enum DisplayFormat {
     public static func isoDay(_ date: Date?) -> String {
         guard let date else { return "" }
         let c = Calendar.utc.dateComponents([.year, .month, .day], from: date)
-        return String(format: "%04d-%02d-%02d", c.year!, c.month!, c.day!)
+        return "\(padded(c.year!, 4))-\(padded(c.month!, 2))-\(padded(c.day!, 2))"
+    }
+
+    /// `value` with leading zeros up to `digits` (as `%0Nd`).
+    static func padded(_ value: Int, _ digits: Int) -> String {
+        let text = String(value)
+        return String(repeating: "0", count: max(0, digits - text.count)) + text
     }
 }
 

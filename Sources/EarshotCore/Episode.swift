@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// One episode of a podcast with the listener's progress on it.
 public struct Episode: Codable, Sendable, Equatable, Identifiable {

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// A few channel values exactly as the feed wrote them, where `FeedContent` applies fallbacks or
 /// conversions. Kept only on request (`earshot parse --json` shows podcastparser's reading of a feed

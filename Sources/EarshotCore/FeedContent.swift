@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// What a feed says, parsed and resolved, before the library gives it ids.
 /// Feeds produces it; Library stores it. URLs are absolute (resolved against the feed URL).

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// Everything a feed says about a show beyond what lists need. Stored whole (as JSON) and sent
 /// with a single podcast.
@@ -56,7 +56,7 @@ public struct EpisodeDetails: Codable, Sendable, Equatable {
     public var alternateEnclosures: [FeedAlternateEnclosure] = []
     public var paymentURL: String?
     /// The show notes, sanitized (content:encoded preferred, else the description).
-    public var notes: [RichText] = []
+    public var notes = SanitizedHTML.empty
 
     public init() {}
 }

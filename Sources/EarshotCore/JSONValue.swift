@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// Any JSON value, kept exactly: how a command's `id` is echoed back, and how frames are read
 /// without NSNumber's confusion between booleans and numbers.

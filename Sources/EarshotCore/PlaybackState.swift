@@ -1,11 +1,17 @@
-import Foundation
+import FoundationEssentials
 
-/// A chapter mark inside an episode.
+/// A chapter mark inside an episode, from whichever source `ChapterMerge` chose.
 public struct Chapter: Codable, Sendable, Equatable {
     public var title: String
     /// Seconds from the start.
     public var start: Double
-    public init(title: String, start: Double) { self.title = title; self.start = start }
+    /// An http(s) image for the chapter (Podcasting 2.0 `img`, Podlove `image`); absent otherwise.
+    public var img: String?
+    /// An http(s) link about the chapter (Podcasting 2.0 `url`, Podlove `href`); absent otherwise.
+    public var url: String?
+    public init(title: String, start: Double, img: String? = nil, url: String? = nil) {
+        self.title = title; self.start = start; self.img = img; self.url = url
+    }
 }
 
 /// The episode loaded in the player, as clients are told about it.
@@ -49,6 +55,8 @@ public struct PlaybackState: Sendable, Equatable {
     public var queue: [Int64] = []
     public var shuffle: Bool = false
     public var repeatMode: RepeatMode = .off
+    /// The listener's preferences (the played margin), so every client shows the same.
+    public var settings = PlaybackSettings()
 
     public init() {}
 

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// A subscribed show, as the library stores it and the API sends it.
 public struct Podcast: Codable, Sendable, Equatable, Identifiable {

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// Show notes after sanitizing: a tree of allowlisted elements and text, never markup.
 /// The server builds it from feed HTML (Feeds' sanitizer); the page builds DOM from it with

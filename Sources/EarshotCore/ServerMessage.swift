@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// What a client is told over the WebSocket (docs/protocol.md).
 public enum ServerMessage: Sendable, Equatable {
@@ -46,6 +46,7 @@ private struct StateWire: Encodable {
     var shuffle = false
     var `repeat` = "off"
     var sleep: Double? = nil
+    var settings: PlaybackSettings
     var chapters: [Chapter]
     var chapter: Int
     var error: String?
@@ -55,12 +56,13 @@ private struct StateWire: Encodable {
         duration = s.duration; rate = s.rate; volume = s.volume; muted = s.muted
         buffering = s.buffering; chapters = s.chapters; chapter = s.chapter; error = s.error
         queue = s.queue; shuffle = s.shuffle; self.repeat = s.repeatMode.rawValue
+        settings = s.settings
     }
 
     func encode(to encoder: Encoder) throws {
         enum K: String, CodingKey {
             case type, seq, episode, paused, position, duration, rate, volume, muted, buffering
-            case queue, shuffle, `repeat`, sleep, chapters, chapter, error
+            case queue, shuffle, `repeat`, sleep, settings, chapters, chapter, error
         }
         var c = encoder.container(keyedBy: K.self)
         try c.encode(type, forKey: .type); try c.encode(seq, forKey: .seq)
@@ -70,7 +72,8 @@ private struct StateWire: Encodable {
         try c.encode(volume, forKey: .volume); try c.encode(muted, forKey: .muted)
         try c.encode(buffering, forKey: .buffering); try c.encode(queue, forKey: .queue)
         try c.encode(shuffle, forKey: .shuffle); try c.encode(self.repeat, forKey: .repeat)
-        try c.encode(sleep, forKey: .sleep); try c.encode(chapters, forKey: .chapters)
+        try c.encode(sleep, forKey: .sleep); try c.encode(settings, forKey: .settings)
+        try c.encode(chapters, forKey: .chapters)
         try c.encode(chapter, forKey: .chapter); try c.encode(error, forKey: .error)
     }
 }

@@ -1,5 +1,5 @@
 import EarshotCore
-import Foundation
+import FoundationEssentials
 
 extension FeedBuilder {
     /// Reads the attributes of the element the rules matched; `attribute` looks one up by name.

@@ -1,5 +1,5 @@
 import EarshotCore
-import Foundation
+import FoundationEssentials
 
 /// Collects what the rules find, field by field, and assembles `FeedContent` at the end.
 ///
@@ -38,7 +38,8 @@ struct FeedBuilder {
     /// What one item leaves for the next: show-notes buffers and the sanitizer's.
     private var spareNotes = ItemDraft.NotesBuffers()
     private var scratch = HTMLSanitizer.Scratch()
-    /// Sanitizes notes beside the parse, for large documents (set per reading pass).
+    /// Finishes items (and sanitizes their notes) beside the parse, for large documents (set per
+    /// reading pass); `items` is then filled at `finish`.
     var pipeline: NotesPipeline?
 
     init(baseURL: URL, keepsItemsWithoutEnclosure: Bool, keepsSourceText: Bool) {
@@ -48,23 +49,20 @@ struct FeedBuilder {
     }
 
     mutating func beginItem(isAtom: Bool) {
-        item = ItemDraft(isAtom: isAtom, keepsSource: keepsSourceText, reusing: spareNotes)
+        item = ItemDraft(isAtom: isAtom, keepsSource: keepsSourceText, reusing: pipeline?.spareBuffers() ?? spareNotes)
         spareNotes = ItemDraft.NotesBuffers()
     }
 
     mutating func endItem() {
         guard let draft = item.take() else { return }
-        defer { spareNotes = draft.notes }
-        guard let (finished, html) = draft.finish(keepingItemsWithoutEnclosure: keepsItemsWithoutEnclosure,
-                                                  baseURL: baseURL) else { return }
-        items.append(finished)
-        guard let html else { return }
         if let pipeline {
-            draft.withBytes(html) { pipeline.add($0, baseURL: baseURL, for: items.count - 1) }
-        } else {
-            items[items.count - 1].details.notes = draft.withBytes(html) {
-                ShowNotes.sanitize(bytes: $0, baseURL: baseURL, reusing: &scratch)
-            }
+            pipeline.add(draft, baseURL: baseURL)  // the draft's buffers go with it
+            return
+        }
+        defer { spareNotes = draft.notes }
+        if let finished = draft.finished(keepingItemsWithoutEnclosure: keepsItemsWithoutEnclosure, baseURL: baseURL,
+                                         scratch: &scratch) {
+            items.append(finished)
         }
     }
 
@@ -122,9 +120,7 @@ struct FeedBuilder {
 
     /// The podcast as parsed. Author and summary fall back through the places feeds put them.
     mutating func finish() -> FeedContent {
-        if let pipeline {
-            for (index, notes) in pipeline.collect() { items[index].details.notes = notes }
-        }
+        if let pipeline { items = pipeline.collect() }
         let summarySource = [description, itunesSummary, subtitle].lazy.compactMap { $0 }
             .first { !$0.withUnsafeBufferPointer(\.isBlank) }
         let summary = summarySource.map { bytes in bytes.withUnsafeBufferPointer { FeedValues.plainText(bytes: $0) } }
@@ -159,8 +155,8 @@ struct FeedBuilder {
     /// something that is not a mail address ("The Show (Official)") is left alone.
     static func personName(_ value: String) -> String? {
         if let open = value.firstIndex(of: "("), let close = value.lastIndex(of: ")"), open < close {
-            let inside = value[value.index(after: open)..<close].trimmingCharacters(in: .whitespaces)
-            let outside = (value[..<open] + value[value.index(after: close)...]).trimmingCharacters(in: .whitespaces)
+            let inside = value[value.index(after: open)..<close].trimmingWhitespace()
+            let outside = (value[..<open] + value[value.index(after: close)...]).trimmingWhitespace()
             if outside.contains("@"), !outside.contains(" "), !inside.isEmpty { return inside }
             if inside.contains("@"), !inside.contains(" "), !outside.isEmpty { return outside }
         }

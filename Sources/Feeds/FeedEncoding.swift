@@ -25,7 +25,7 @@ enum FeedEncoding {
         if bytes.count >= 3, bytes[0] == 0xEF, bytes[1] == 0xBB, bytes[2] == 0xBF { start = 3 }
         let head = String(decoding: bytes[start..<min(bytes.count, start + 256)], as: UTF8.self)
         guard head.hasPrefix("<?xml"), let end = head.range(of: "?>"),
-              let key = head.range(of: "encoding", range: head.startIndex..<end.lowerBound) else { return nil }
+              let key = head[..<end.lowerBound].range(of: "encoding") else { return nil }
         let rest = head[key.upperBound..<end.lowerBound].drop { $0 == " " || $0 == "=" || $0 == "\t" }
         guard let quote = rest.first, quote == "\"" || quote == "'" else { return nil }
         return String(rest.dropFirst().prefix { $0 != quote })

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// Why a feed could not be fetched or read. Each case's `description` is a sentence a user can act on.
 public enum FeedError: Error, Equatable, Sendable, CustomStringConvertible, LocalizedError {

@@ -20,6 +20,14 @@ enum TextField: UInt8 {
     case itemSubtitle, itemAuthor, itemExplicit, itemBlock, itemSeason, itemEpisode, itemEpisodeType
     case itemPodcastSeason, itemPodcastEpisode, itemPerson, itemSoundbite
 
+    /// An item's show notes, which `ItemDraft` keeps raw (and takes over rather than copies).
+    var isItemNotes: Bool {
+        switch self {
+        case .itemDescription, .itemSummary, .itemMediaDescription, .itemContent, .itemAtomContent: return true
+        default: return false
+        }
+    }
+
     /// Show-notes fields: an XHTML element nested in them (rather than escaped) is kept as a tag, so its
     /// paragraph and line breaks survive.
     var holdsHTML: Bool {

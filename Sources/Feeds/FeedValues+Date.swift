@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 extension FeedValues {
     /// The moment an RFC 822 date (RSS `pubDate`) or, failing that, an ISO 8601 one (Atom, `dc:date`) names.

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// Readers for the small enumerated and numeric values of iTunes and Podcasting 2.0 tags.
 extension FeedValues {

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 extension FeedValues {
     /// `link` as an absolute URL string, resolved against `base` (the feed's own URL) when relative.
@@ -18,13 +18,10 @@ extension FeedValues {
         for byte in link where byte == 0x20 { hasSpace = true; break }
         if !hasSpace, hasHTTPScheme(link) { return String(decoding: link, as: UTF8.self) }
         var text = String(decoding: link, as: UTF8.self)
-        if hasSpace { text = text.replacingOccurrences(of: " ", with: "%20") }
+        if hasSpace { text = text.replacing(" ", with: "%20") }
         if let resolved = URL(string: text, relativeTo: base)?.absoluteString { return resolved }
         // Characters URL refuses (non-ASCII, brackets): encode what is not already legal and try once more.
-        if let encoded = text.addingPercentEncoding(withAllowedCharacters: urlCharacters),
-           let resolved = URL(string: encoded, relativeTo: base)?.absoluteString {
-            return resolved
-        }
+        if let resolved = URL(string: percentEncoded(text), relativeTo: base)?.absoluteString { return resolved }
         return text
     }
 
@@ -46,9 +43,22 @@ extension FeedValues {
             && link[index + 2] == UInt8(ascii: "/")
     }
 
-    private static let urlCharacters: CharacterSet = {
-        var allowed = CharacterSet.urlQueryAllowed
-        allowed.insert(charactersIn: "#%")
-        return allowed
-    }()
+    /// `text` with every byte percent-encoded that may not stand in a URL's query (`urlQueryAllowed`)
+    /// except `#` and `%`, which are left as written (a fragment, an escape already made).
+    static func percentEncoded(_ text: String) -> String {
+        var out: [UInt8] = []
+        out.reserveCapacity(text.utf8.count)
+        let hex = Array("0123456789ABCDEF".utf8)
+        for byte in text.utf8 {
+            switch byte {
+            case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "0")...UInt8(ascii: "9"):
+                out.append(byte)
+            case _ where "-._~!$&'()*+,;=:@/?#%".utf8.contains(byte):
+                out.append(byte)
+            default:
+                out += [UInt8(ascii: "%"), hex[Int(byte >> 4)], hex[Int(byte & 0x0F)]]
+            }
+        }
+        return String(decoding: out, as: UTF8.self)
+    }
 }

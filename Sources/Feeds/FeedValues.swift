@@ -31,6 +31,19 @@ extension UnsafeBufferPointer<UInt8> {
     var isBlank: Bool { trimmedRange().isEmpty }
 }
 
+extension StringProtocol {
+    /// The text without leading and trailing whitespace (Unicode's, line breaks included): what
+    /// Foundation's `trimmingCharacters(in: .whitespacesAndNewlines)` gives, without Foundation.
+    func trimmingWhitespace() -> String {
+        guard let start = firstIndex(where: { !$0.isWhitespace }), let end = lastIndex(where: { !$0.isWhitespace })
+        else { return "" }
+        return String(self[start...end])
+    }
+
+    /// Where `text` first occurs, as Foundation's `range(of:)`.
+    func range(of text: String) -> Range<Index>? { firstRange(of: text) }
+}
+
 extension String {
     /// The string without leading and trailing ASCII whitespace; no copy when there is none
     /// (Foundation's `trimmingCharacters` bridges through NSString and is slow on Linux).

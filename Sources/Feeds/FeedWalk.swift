@@ -67,7 +67,11 @@ struct FeedWalk {
         let closed = scopes.removeLast()
         if let field = capture {
             if scopes.count == captureDepth {
-                text.withUnsafeBufferPointer { builder.store(field, $0) }
+                if field.isItemNotes, builder.item != nil {
+                    builder.item?.storeNotes(field, taking: &text)  // megabytes of notes: handed over, not copied
+                } else {
+                    text.withUnsafeBufferPointer { builder.store(field, $0) }
+                }
                 capture = nil
             } else if field.holdsHTML, let source {
                 appendTag(source, closing: true)

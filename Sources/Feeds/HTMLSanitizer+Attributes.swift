@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// Reads a tag's attributes up to its `>`, as browsers split them (names end at whitespace, `/`, `>` or
 /// `=`; values are quoted with `"` or `'`, or run to whitespace or `>`), keeping the ranges of the few

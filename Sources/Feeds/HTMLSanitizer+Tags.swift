@@ -44,7 +44,7 @@ extension HTMLSanitizer {
 
     private mutating func literalLessThan() {
         beforeContent()
-        text.append(UInt8(ascii: "<"))
+        out.text(byte: UInt8(ascii: "<"))
         index += 1
     }
 
@@ -145,27 +145,26 @@ extension HTMLSanitizer {
         switch element {
         case .br:
             // A break before any content breaks nothing.
-            if currentHasContent { append(.element(NoteElement.br.name, attributes: [:], children: [])) }
+            if currentHasContent { appendBreak() }
             pendingBreak = false
             startLine()
         case .img:
             guard let src = scan.source.flatMap({ safeURL($0, allowMailto: false) }) else { return }
-            var attributes = ["src": src]
-            if let alt = scan.alternative.map({ plainAttribute($0) }), !alt.isEmpty { attributes["alt"] = alt }
+            var attributes = [(name: "src", value: src)]
+            if let alt = scan.alternative.map({ plainAttribute($0) }), !alt.isEmpty { attributes.insert(("alt", alt), at: 0) }
             beforeContent()
-            append(.element(NoteElement.img.name, attributes: attributes, children: []))
+            appendImage(attributes: attributes)
         case .a:
             if let depth = openDepth(of: .a) { close(downTo: depth) }
             guard stack.count < Self.maxDepth,
                   let href = scan.reference.flatMap({ safeURL($0, allowMailto: true) }) else { return }
             resolvePending()
-            push(.a, attributes: ["href": href])
+            push(.a, attributes: [("href", href)])
         case .strong, .em, .b, .i:
             guard stack.count < Self.maxDepth else { return }
             resolvePending()
             push(element)
         default:  // blocks
-            flushText()
             if element == .li {
                 if let depth = openDepth(of: .li, stopAtLists: true) { close(downTo: depth) }
             } else if let depth = openDepth(of: .p) {

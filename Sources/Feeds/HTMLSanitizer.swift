@@ -1,32 +1,33 @@
 import EarshotCore
-import Foundation
+import FoundationEssentials
 
 /// The single pass behind `ShowNotes.sanitize`: a lenient HTML tokenizer (comments, bogus comments,
 /// raw-text elements, quoted attributes, character references, as browsers read them) feeding a small
 /// tree builder that keeps only the allowlisted elements (`NoteElement`) and attributes.
 ///
-/// The output is a tree, never markup, so nothing can be re-parsed into something else; the work is
-/// linear in the input (every search either consumes what it finds or ends the input), and the tree is
-/// at most `maxDepth` deep, so encoding it can never exhaust the stack.
+/// The output is `SanitizedHTML`: only kept elements and attributes, every value and text escaped, so
+/// it reads back into exactly the tree those elements make (and a page only ever gets that tree, never
+/// markup). The work is linear in the input (every search either consumes what it finds or ends the
+/// input), and the tree is at most `maxDepth` deep, so encoding it can never exhaust the stack.
 struct HTMLSanitizer {
     /// Deeper elements are unwrapped (their text kept).
     static let maxDepth = 24
 
     struct Open {
         let element: NoteElement
-        let attributes: [String: String]
-        /// Where its children start in `nodes`.
-        let firstChild: Int
+        /// Where its start tag begins in the output, and where its content begins (after the tag).
+        let start: Int
+        let contentStart: Int
     }
 
     let bytes: UnsafeBufferPointer<UInt8>
     let baseURL: URL?
     var index = 0
-    var stack: [Open] = [Open(element: .root, attributes: [:], firstChild: 0)]
-    /// The children of every open element, innermost last: each element's become one array of exactly
-    /// their size when it closes (no growing arrays, no spare capacity kept).
-    var nodes: [RichText] = []
-    /// Text not yet made a node: whitespace already collapsed, references decoded.
+    var stack: [Open] = [Open(element: .root, start: 0, contentStart: 0)]
+    /// The sanitized HTML so far. A start tag is written when its element opens and taken back if the
+    /// element closes with nothing in it.
+    var out = SanitizedHTML.Writer()
+    /// A decoded character reference's UTF-8, on its way into `out`.
     var text: [UInt8] = []
     /// Whitespace was seen: a space goes out before the next text, unless a line starts there.
     var pendingSpace = false
@@ -40,7 +41,7 @@ struct HTMLSanitizer {
     /// The buffers one pass leaves to the next: a feed sanitizes thousands of notes in a row.
     struct Scratch {
         var stack: [Open] = []
-        var nodes: [RichText] = []
+        var out: [UInt8] = []
         var text: [UInt8] = []
     }
 
@@ -50,22 +51,22 @@ struct HTMLSanitizer {
     }
 
     /// Runs over the bytes with `scratch`'s buffers, which keep their capacity for the next run.
-    mutating func run(reusing scratch: inout Scratch) -> [RichText] {
+    mutating func run(reusing scratch: inout Scratch) -> SanitizedHTML {
         swap(&stack, &scratch.stack)
-        swap(&nodes, &scratch.nodes)
         swap(&text, &scratch.text)
+        out = SanitizedHTML.Writer(reusing: scratch.out)
+        scratch.out = []
         stack.removeAll(keepingCapacity: true)
-        stack.append(Open(element: .root, attributes: [:], firstChild: 0))
-        nodes.removeAll(keepingCapacity: true)
+        stack.append(Open(element: .root, start: 0, contentStart: 0))
         text.removeAll(keepingCapacity: true)
         let result = run()
         swap(&stack, &scratch.stack)
-        swap(&nodes, &scratch.nodes)
         swap(&text, &scratch.text)
+        scratch.out = out.bytes
         return result
     }
 
-    private mutating func run() -> [RichText] {
+    private mutating func run() -> SanitizedHTML {
         let count = bytes.count
         while index < count {
             let byte = bytes[index]
@@ -88,13 +89,12 @@ struct HTMLSanitizer {
                 let end = Self.endOfRun(bytes, from: start + 1)
                 index = end
                 beforeContent()
-                text.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[start..<end]))
+                out.text(UnsafeBufferPointer(rebasing: bytes[start..<end]))  // written at once, escaped
             }
         }
-        flushText()
         while stack.count > 1 { popTop() }
         dropTrailingBreaks(from: 0)
-        return Array(nodes)  // exactly sized: the buffer's spare capacity stays behind
+        return SanitizedHTML(sanitizedHTML: out.finish())  // a string of exactly its size: the buffer stays behind
     }
 
     /// Where a run of ordinary bytes starting before `start` ends (a local loop: the hot one).
@@ -126,7 +126,7 @@ struct HTMLSanitizer {
     private mutating func textReference() {
         guard let (value, end) = HTMLEntities.decode(bytes, at: index, inAttribute: false) else {
             beforeContent()
-            text.append(UInt8(ascii: "&"))
+            out.text(byte: UInt8(ascii: "&"))
             index += 1
             return
         }
@@ -136,7 +136,9 @@ struct HTMLSanitizer {
         case 0x00...0x1F, 0x7F: break
         default:
             beforeContent()
+            text.removeAll(keepingCapacity: true)
             FeedEncoding.appendUTF8(value, to: &text)
+            text.withUnsafeBufferPointer { out.text($0) }
         }
     }
 
@@ -144,13 +146,13 @@ struct HTMLSanitizer {
     mutating func resolvePending() {
         if pendingBreak {
             pendingBreak = false
-            append(.element(NoteElement.br.name, attributes: [:], children: []))
+            appendBreak()
             atLineStart = true
             pendingSpace = false
         }
         if pendingSpace {
             pendingSpace = false
-            if !atLineStart { text.append(0x20) }
+            if !atLineStart { out.text(byte: 0x20) }
         }
     }
 
@@ -160,51 +162,43 @@ struct HTMLSanitizer {
         atLineStart = false
     }
 
-    /// Makes the collected text a node of the current element (joined to a text node just before it).
-    mutating func flushText() {
-        guard !text.isEmpty else { return }
-        let string = String(decoding: text, as: UTF8.self)
-        text.removeAll(keepingCapacity: true)
-        if nodes.count > stack[stack.count - 1].firstChild, case .text(let previous) = nodes[nodes.count - 1] {
-            nodes[nodes.count - 1] = .text(previous + string)
-        } else {
-            nodes.append(.text(string))
-        }
+    /// A line break in the current element.
+    mutating func appendBreak() {
+        out.open(NoteElement.br.name)
     }
 
-    /// Adds a finished node to the current element.
-    mutating func append(_ node: RichText) {
-        flushText()
-        nodes.append(node)
+    /// An image in the current element; attributes in name order.
+    mutating func appendImage(attributes: [(name: String, value: String)]) {
+        out.open(NoteElement.img.name, sortedAttributes: attributes)
     }
 
     /// Whether the current element already shows something.
-    var currentHasContent: Bool { !text.isEmpty || nodes.count > stack[stack.count - 1].firstChild }
+    var currentHasContent: Bool { out.bytes.count > stack[stack.count - 1].contentStart }
 
     // MARK: Tree
 
-    mutating func push(_ element: NoteElement, attributes: [String: String] = [:]) {
-        flushText()
-        stack.append(Open(element: element, attributes: attributes, firstChild: nodes.count))
+    /// Opens `element` inside the current one; attributes in name order.
+    mutating func push(_ element: NoteElement, attributes: [(name: String, value: String)] = []) {
+        let start = out.bytes.count
+        out.open(element.name, sortedAttributes: attributes)
+        stack.append(Open(element: element, start: start, contentStart: out.bytes.count))
     }
 
-    /// Closes the current element; an element left empty is dropped.
+    /// Closes the current element; an element left empty is taken back.
     mutating func popTop() {
-        flushText()
         let open = stack.removeLast()
-        dropTrailingBreaks(from: open.firstChild)
-        guard nodes.count > open.firstChild else { return }
-        let children = Array(nodes[open.firstChild...])
-        nodes.removeLast(nodes.count - open.firstChild)
-        nodes.append(.element(open.element.name, attributes: open.attributes, children: children))
+        dropTrailingBreaks(from: open.contentStart)
+        if out.bytes.count == open.contentStart {
+            out.truncate(to: open.start)
+        } else {
+            out.close(open.element.name)
+        }
     }
 
-    /// Line breaks that end an element break nothing (feeds pad their notes with them).
-    mutating func dropTrailingBreaks(from firstChild: Int) {
-        while nodes.count > firstChild, case .element(let tag, _, let children) = nodes[nodes.count - 1],
-              tag == NoteElement.br.name, children.isEmpty {
-            nodes.removeLast()
-        }
+    /// Line breaks that end an element break nothing (feeds pad their notes with them). Text that reads
+    /// `<br>` is written escaped, so the output ending in `<br>` is always a break element.
+    mutating func dropTrailingBreaks(from contentStart: Int) {
+        while out.endsWithBreak(after: contentStart) { out.truncate(to: out.bytes.count - 4) }
     }
 
     /// The depth of the innermost open `element`, or nil. `stopAtLists` ends the search at a list (the

@@ -1,5 +1,5 @@
 import EarshotCore
-import Foundation
+import FoundationEssentials
 
 extension ItemDraft {
     mutating func store(_ field: AttributeField, attribute: (String) -> String?, baseURL: URL) {

@@ -1,5 +1,5 @@
 import EarshotCore
-import Foundation
+import FoundationEssentials
 
 extension ItemDraft {
     /// Which raw show notes feed the summary and the sanitized notes.
@@ -53,6 +53,17 @@ extension ItemDraft {
                 description: hasPlain && !plainIsHTML ? String(decoding: notes.plain, as: UTF8.self) : nil)
         }
         return (item, htmlSource)
+    }
+
+    /// The finished item with its notes sanitized (`finish`, then `ShowNotes`), or nil.
+    func finished(keepingItemsWithoutEnclosure keepAll: Bool, baseURL: URL,
+                  scratch: inout HTMLSanitizer.Scratch) -> FeedItem? {
+        guard let result = finish(keepingItemsWithoutEnclosure: keepAll, baseURL: baseURL) else { return nil }
+        var item = result.item
+        if let html = result.html {
+            item.details.notes = withBytes(html) { ShowNotes.sanitize(bytes: $0, baseURL: baseURL, reusing: &scratch) }
+        }
+        return item
     }
 
     func withBytes<R>(_ source: NotesSource, _ body: (UnsafeBufferPointer<UInt8>) -> R) -> R {

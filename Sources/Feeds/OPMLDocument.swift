@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// What an OPML subscription list holds, as `OPMLParser` reads it: the feeds worth subscribing to,
 /// in document order, de-duplicated, and the addresses it had to turn down.

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// Reads OPML subscription lists as podcast and feed-reader apps really export them, streaming through
 /// libxml2 with the same safe options as the feed parser (no network, no entity expansion, no DTD loading).
@@ -29,7 +29,7 @@ public enum OPMLParser {
     /// trimmed, scheme and host lower-cased (user info, path, query and fragment are kept as written,
     /// since servers may treat their case as meaningful).
     public static func normalizedURL(_ raw: String) -> String {
-        let trimmed = raw.trimmingCharacters(in: .whitespacesAndNewlines)
+        let trimmed = raw.trimmingWhitespace()
         guard let colon = trimmed.firstIndex(of: ":") else { return trimmed }
         let scheme = trimmed[..<colon]
         guard let first = scheme.unicodeScalars.first, first.isASCIILetter,

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// The OPML parser's state between nodes: where in the document the reader is, the head's title being
 /// collected, and the feeds found so far (de-duplicated as they arrive).

@@ -1,5 +1,5 @@
 import EarshotCore
-import Foundation
+import FoundationEssentials
 
 extension PodcastparserJSON {
     /// Earshot's own reading of the podcast, beside podcastparser's keys.

@@ -1,5 +1,5 @@
 import EarshotCore
-import Foundation
+import FoundationEssentials
 
 /// Earshot's reading of a feed in gPodder podcastparser's JSON schema (same keys, seconds, Unix times),
 /// so the two can be diffed on any feed (`earshot parse --json`). Earshot's own model rides along under

@@ -1,5 +1,5 @@
 import CLibXML2
-import Foundation
+import FoundationEssentials
 
 /// Receives the events of one document from `XMLEventStream`. The element passed is valid only during
 /// the call.
@@ -9,7 +9,7 @@ protocol XMLEventHandler: AnyObject {
     func characters(_ text: UnsafeBufferPointer<UInt8>)
 }
 
-/// libxml2's SAX2 parser over a document in memory, fed in 1 MiB chunks, in recovery mode: the feed
+/// libxml2's SAX2 parser over a document in memory or read from a file, fed in 1 MiB chunks, in recovery mode: the feed
 /// parser's event source. One of the libxml2 wrapper files (with `XMLStreamReader.swift`), the only
 /// code that touches libxml2's pointers.
 ///
@@ -53,7 +53,7 @@ final class XMLEventStream {
                 let text = String(decoding: bytes, as: UTF8.self)
                 // Without entity substitution, libxml2 hands every "&" of a value over as "&#38;" (so a
                 // tree builder could re-read it); no other "&" can be there.
-                return bytes.contains(UInt8(ascii: "&")) ? text.replacingOccurrences(of: "&#38;", with: "&") : text
+                return bytes.contains(UInt8(ascii: "&")) ? text.replacing("&#38;", with: "&") : text
             }
             return nil
         }
@@ -96,9 +96,22 @@ final class XMLEventStream {
     /// one (after which it recovered), if any.
     static func parse(_ bytes: UnsafeRawBufferPointer, handler: XMLEventHandler)
         -> (first: XMLStreamReader.Failure?, fatal: XMLStreamReader.Failure?) {
+        var offset = 0
+        return parse(chunks: {
+            guard offset < bytes.count else { return nil }
+            let length = min(Self.chunkSize, bytes.count - offset)
+            defer { offset += length }
+            return UnsafeRawBufferPointer(rebasing: bytes[offset..<offset + length])
+        }, handler: handler)
+    }
+
+    /// Parses the document `next` hands over a chunk at a time (each valid until the next call; nil at
+    /// the end), calling `handler` for every event. Returns libxml2's first error and first fatal one.
+    static func parse(chunks next: () -> UnsafeRawBufferPointer?, handler: XMLEventHandler)
+        -> (first: XMLStreamReader.Failure?, fatal: XMLStreamReader.Failure?) {
         XMLStreamReader.prepareLibrary()
         let stream = XMLEventStream(handler: handler)
-        stream.run(bytes)
+        stream.run(next)
         return (stream.errors.first, stream.errors.fatal)
     }
 
@@ -107,8 +120,8 @@ final class XMLEventStream {
         if let context { xmlStopParser(context) }
     }
 
-    private func run(_ bytes: UnsafeRawBufferPointer) {
-        guard let base = bytes.baseAddress?.assumingMemoryBound(to: CChar.self) else { return }
+    private func run(_ next: () -> UnsafeRawBufferPointer?) {
+        guard var chunk = next(), let start = chunk.baseAddress, !chunk.isEmpty else { return }
         var sax = xmlSAXHandler()
         sax.initialized = XML_SAX2_MAGIC
         sax.startElementNs = startElement
@@ -125,19 +138,22 @@ final class XMLEventStream {
         xmlSetStructuredErrorFunc(me, recordStreamError)
         defer { xmlSetStructuredErrorFunc(previousContext, previousHandler) }
         // The first bytes let libxml2 detect the encoding (byte order marks, UTF-16) before anything else.
-        let head = min(4, bytes.count)
-        guard let created = xmlCreatePushParserCtxt(&sax, me, base, Int32(head), "feed.xml") else { return }
+        let head = min(4, chunk.count)
+        guard let created = xmlCreatePushParserCtxt(&sax, me, start.assumingMemoryBound(to: CChar.self), Int32(head),
+                                                    "feed.xml") else { return }
         context = created
         defer {
             context = nil
             xmlFreeParserCtxt(created)
         }
         xmlCtxtUseOptions(created, XMLStreamReader.options)
-        var offset = head
-        while offset < bytes.count, created.pointee.instate != XML_PARSER_EOF {
-            let length = min(Self.chunkSize, bytes.count - offset)
-            xmlParseChunk(created, base + offset, Int32(length), 0)
-            offset += length
+        chunk = UnsafeRawBufferPointer(rebasing: chunk[head...])
+        while created.pointee.instate != XML_PARSER_EOF {
+            if let base = chunk.baseAddress, !chunk.isEmpty {
+                xmlParseChunk(created, base.assumingMemoryBound(to: CChar.self), Int32(chunk.count), 0)
+            }
+            guard let following = next() else { break }
+            chunk = following
         }
         if created.pointee.instate != XML_PARSER_EOF { xmlParseChunk(created, nil, 0, 1) }
     }

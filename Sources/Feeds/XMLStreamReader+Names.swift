@@ -1,5 +1,5 @@
 import CLibXML2
-import Foundation
+import FoundationEssentials
 
 /// Turns the current element's name into a `FeedElement` without building a String per element.
 ///

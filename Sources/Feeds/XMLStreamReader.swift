@@ -1,5 +1,5 @@
 import CLibXML2
-import Foundation
+import FoundationEssentials
 
 /// A pull reader over one XML document in memory: libxml2's `xmlTextReader`, streaming. OPML files are
 /// read with it; feeds go through `XMLEventStream` (SAX), which the reader is too slow for.
@@ -138,7 +138,7 @@ final class ErrorSink {
     func record(code: Int32, isFatal: Bool, message: UnsafeMutablePointer<CChar>?, line: Int32) {
         count += 1
         if first != nil && (fatal != nil || !isFatal) { return }
-        let text = message.map { String(cString: $0).trimmingWhitespace() } ?? "error \(code)"
+        let text = message.map { String(cString: $0).trimmingTrailingWhitespace() } ?? "error \(code)"
         let failure = XMLStreamReader.Failure(code: code, message: text, line: Int(line))
         if first == nil { first = failure }
         if isFatal && fatal == nil { fatal = failure }
@@ -154,7 +154,7 @@ func recordError(_ context: UnsafeMutableRawPointer?, _ error: xmlErrorPtr?) {
 }
 
 private extension String {
-    func trimmingWhitespace() -> String {
+    func trimmingTrailingWhitespace() -> String {
         var scalars = Substring(self)
         while let last = scalars.last, last.isWhitespace { scalars.removeLast() }
         return String(scalars)

@@ -8,6 +8,9 @@ enum LibrarySchema {
         migrator.register("v2-refresh-state-details-unsubscribe") { db in
             try db.execute(v2)
         }
+        migrator.register("v3-playlists") { db in
+            try db.execute(v3)
+        }
         return migrator
     }()
 
@@ -73,5 +76,29 @@ enum LibrarySchema {
         ALTER TABLE episodes ADD COLUMN details_json TEXT;
         -- Matching an item whose guid changed by its enclosure URL, within one podcast.
         CREATE INDEX episodes_by_podcast_media ON episodes(podcast_id, media_url);
+        """
+
+    /// Issue 4: named playlists. `name_key` (the name in NFC, lowercased: `PlaylistName.key`) keeps
+    /// two playlists from sharing a name. An item's `position` orders the playlist; the store
+    /// rewrites a playlist's positions as 0…n-1 on every reorder, so gaps (after a remove) are
+    /// harmless. An episode is in a playlist at most once (the primary key); deleting the
+    /// playlist or the episode takes its items along.
+    private static let v3 = """
+        CREATE TABLE playlists(
+            id INTEGER PRIMARY KEY,
+            name TEXT NOT NULL,
+            name_key TEXT NOT NULL UNIQUE,
+            created_at REAL NOT NULL,
+            updated_at REAL NOT NULL
+        );
+        CREATE TABLE playlist_items(
+            playlist_id INTEGER NOT NULL REFERENCES playlists(id) ON DELETE CASCADE,
+            position INTEGER NOT NULL,
+            episode_id INTEGER NOT NULL REFERENCES episodes(id) ON DELETE CASCADE,
+            PRIMARY KEY(playlist_id, episode_id)
+        ) WITHOUT ROWID;
+        CREATE INDEX playlist_items_by_position ON playlist_items(playlist_id, position);
+        -- Without it, deleting an episode would scan every playlist item for the cascade.
+        CREATE INDEX playlist_items_by_episode ON playlist_items(episode_id);
         """
 }

@@ -8,11 +8,13 @@ extension PlaybackEngine {
         case .ping: return
         case .queueAdd, .queueRemove, .queueMove, .queueClear, .shuffle, .repeatMode, .next, .previous:
             try await handleQueue(command)
+        case .playlist(let playlist): try await handlePlaylist(playlist)
         case .mark(let id, let played):
             do { try await store.setPlayed(episodeID: id, played: played) } catch {
                 throw CommandError("no episode with id \(id)")
             }
             if id == current?.id, played { savedPosition = 0 }
+        case .settings(let margin): try await setPlayedMargin(margin)
         case .play(let id): try await play(episodeID: id)
         case .pause: try requireEpisode(); setPaused(true); await savePosition(force: true)
         case .resume: try await resume()
@@ -61,7 +63,8 @@ extension PlaybackEngine {
             queue.play(episodeID)
             await queueChanged()
         }
-        let start = ResumePoint.start(saved: episode.position, duration: episode.duration, played: episode.played)
+        let start = ResumePoint.start(saved: episode.position, duration: episode.duration, played: episode.played,
+                                      margin: playedMargin)
         load(episode, at: start)
     }
 
@@ -103,7 +106,8 @@ extension PlaybackEngine {
             // It ended or failed: open it again where it stopped (from the top if finished).
             var fresh = episode
             if let stored = try? await store.episode(id: episode.id) { fresh = stored }
-            load(fresh, at: ResumePoint.start(saved: fresh.position, duration: fresh.duration, played: fresh.played))
+            load(fresh, at: ResumePoint.start(saved: fresh.position, duration: fresh.duration, played: fresh.played,
+                                              margin: playedMargin))
         }
     }
 
@@ -118,7 +122,8 @@ extension PlaybackEngine {
 
     private func seek(to seconds: Double) async {
         let target = state.duration > 0 ? min(seconds, state.duration) : seconds
-        if !loaded, let episode = current, !ResumePoint.isFinished(position: target, duration: state.duration) {
+        if !loaded, let episode = current,
+           !ResumePoint.isFinished(position: target, duration: state.duration, margin: playedMargin) {
             // It had ended (and was marked played): moving back into it means the listener
             // wants to hear from there, so it is no longer "played" and resumes at the target.
             try? await store.setPlayed(episodeID: episode.id, played: false)
@@ -129,9 +134,10 @@ extension PlaybackEngine {
         await savePosition(force: true)
     }
 
-    /// Leaving an episode in its last 30 s (its outro) counts as having heard it.
+    /// Leaving an episode in its last 30 s (its outro; the listener's played margin) counts as having heard it.
     func markPlayedIfFinished() async {
-        guard let episode = current, ResumePoint.isFinished(position: state.position, duration: state.duration) else { return }
+        guard let episode = current,
+              ResumePoint.isFinished(position: state.position, duration: state.duration, margin: playedMargin) else { return }
         try? await store.setPlayed(episodeID: episode.id, played: true)
     }
 

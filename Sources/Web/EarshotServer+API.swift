@@ -14,6 +14,7 @@ extension EarshotServer {
         let parts = request.path.split(separator: "/").dropFirst().map(String.init)
         do {
             if let response = try await refreshAPI(request, parts) { return response }
+            if let response = try await playlistsAPI(request, parts) { return response }
             switch (request.method, parts.count, parts.first) {
             case ("GET", 1, "podcasts"):
                 return .json(PodcastsBody(podcasts: try await store.podcasts()))

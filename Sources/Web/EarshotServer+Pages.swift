@@ -6,9 +6,10 @@ extension EarshotServer {
     /// Paths the web client routes itself; the server renders the same page for each, with the
     /// library in it so the first paint shows something before any script runs.
     static func isPagePath(_ path: String) -> Bool {
-        if path == "/" || path == "/player" || path == "/queue" { return true }
+        if path == "/" || path == "/player" || path == "/queue" || path == "/playlists" { return true }
         let parts = path.split(separator: "/")
-        return parts.count == 2 && (parts[0] == "podcast" || parts[0] == "episode") && Int64(parts[1]) != nil
+        return parts.count == 2 && (parts[0] == "podcast" || parts[0] == "episode" || parts[0] == "playlist")
+            && Int64(parts[1]) != nil
     }
 
     func page(_ request: HTTPRequest) async -> HTTPResponse? {

@@ -91,6 +91,7 @@ public final class EarshotServer: WebHandler, @unchecked Sendable {
                 try await engine.handle(command)
                 transport.send(.ack(id: id), to: client)
                 if case .mark = command { libraryChanged() } // played state shows in every list
+                if case .playlist(let edit) = command, edit.changesPlaylists { playlistsChanged() }
             } catch {
                 transport.send(.error(id: id, message: error.message), to: client)
             }

@@ -1,4 +1,5 @@
 import EarshotCore
+import FeedFetching
 import Feeds
 import Foundation
 import Library

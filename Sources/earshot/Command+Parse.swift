@@ -1,4 +1,5 @@
 import EarshotCore
+import FeedFetching
 import Feeds
 import Foundation
 
@@ -13,20 +14,20 @@ enum ParseCommand {
 
     /// Runs it; returns the exit status.
     static func run(_ settings: Settings) async -> Int32 {
-        let data: Data
-        let base: URL
+        // A file is read a chunk at a time (a 30 MB feed is never held whole); a URL is fetched into memory.
+        let source: Source
         do {
-            (data, base) = try await load(settings.target)
+            source = try await load(settings.target)
         } catch {
             printError("cannot read \(settings.target): \(error)")
             return 1
         }
-        if settings.timing { return timing(data, base: base, repeats: settings.repeats) }
+        if settings.timing { return timing(source, repeats: settings.repeats) }
         if settings.json {
             // podcastparser's view needs what the model normally drops (items without media, the
             // values as written), so the mapping parses with those kept.
             do {
-                let document = try PodcastparserJSON.document(parsing: data, url: base)
+                let document = try PodcastparserJSON.document(parsing: try source.data(), url: source.url)
                 let encoder = JSONEncoder()
                 encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
                 print(String(decoding: try encoder.encode(document), as: UTF8.self))
@@ -37,7 +38,7 @@ enum ParseCommand {
             }
         }
         let content: FeedContent
-        do { content = try FeedParser.parse(data, baseURL: base) } catch {
+        do { content = try source.parse() } catch {
             printError("\(settings.target) is not a feed Earshot can read: \(error)")
             return 1
         }
@@ -45,23 +46,54 @@ enum ParseCommand {
         return 0
     }
 
-    /// A file path or an http(s) URL.
-    static func load(_ target: String) async throws -> (Data, URL) {
-        if let url = URL(string: target), let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https" {
-            let response = try await FeedFetcher().fetch(url)
-            return (response.data, response.finalURL)
-        }
-        let file = URL(fileURLWithPath: target)
-        return (try Data(contentsOf: file), file)
+    struct Unreadable: Error, CustomStringConvertible {
+        var description: String { "no such file, or it cannot be read" }
     }
 
-    /// Parse time alone (the file is already in memory), best of `repeats`: what `make bench` reads.
-    static func timing(_ data: Data, base: URL, repeats: Int) -> Int32 {
+    /// A feed file, or a fetched feed's bytes.
+    enum Source {
+        case file(URL)
+        case fetched(Data, URL)
+
+        var url: URL {
+            switch self {
+            case .file(let url), .fetched(_, let url): return url
+            }
+        }
+
+        func data() throws -> Data {
+            switch self {
+            case .file(let url): return try Data(contentsOf: url)
+            case .fetched(let data, _): return data
+            }
+        }
+
+        func parse() throws -> FeedContent {
+            switch self {
+            case .file(let url): return try FeedParser.parse(contentsOf: url)
+            case .fetched(let data, let url): return try FeedParser.parse(data, baseURL: url)
+            }
+        }
+    }
+
+    /// A file path or an http(s) URL.
+    static func load(_ target: String) async throws -> Source {
+        if let url = URL(string: target), let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https" {
+            let response = try await FeedFetcher().fetch(url)
+            return .fetched(response.data, response.finalURL)
+        }
+        let file = URL(fileURLWithPath: target)
+        guard FileManager.default.isReadableFile(atPath: file.path) else { throw Unreadable() }
+        return .file(file)
+    }
+
+    /// Parse time, best of `repeats` (a file's reading included, as in `earshot-parse`).
+    static func timing(_ source: Source, repeats: Int) -> Int32 {
         var best = Double.infinity
         var items = 0
         for _ in 0..<max(1, repeats) {
             let start = DispatchTime.now().uptimeNanoseconds
-            guard let content = try? FeedParser.parse(data, baseURL: base) else {
+            guard let content = try? source.parse() else {
                 printError("not a feed")
                 return 1
             }

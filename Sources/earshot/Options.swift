@@ -1,3 +1,4 @@
+import EarshotCore
 import Foundation
 import Web
 
@@ -14,10 +15,13 @@ struct Options {
     var webRoot: URL?
     /// How often every feed is refreshed while serving; nil: only on request.
     var refreshSchedule: RefreshSchedule? = RefreshSchedule()
+    /// Seconds before an episode's end that count as the end; nil: what the library has stored.
+    var playedMargin: Double?
 
     static let usage = """
     Usage:
-      earshot serve [--port N] [--data DIR] [--audio-output NAME] [--no-demo] [--refresh-interval H] [--web-root DIR]
+      earshot serve [--port N] [--data DIR] [--audio-output NAME] [--no-demo] [--refresh-interval H]
+                    [--played-margin S] [--web-root DIR]
       earshot subscribe URL [--data DIR]
       earshot refresh [--data DIR]
       earshot parse FILE|URL [--json] [--timing [--repeat N]]
@@ -41,6 +45,9 @@ struct Options {
     --no-demo            do not add the bundled demo podcast on first start
     --refresh-interval H refresh every feed every H hours (±10 %); 0 or off: never  env EARSHOT_REFRESH_INTERVAL
                          (default: 6)
+    --played-margin S    stopping in an episode's last S seconds (0…600)        env EARSHOT_PLAYED_MARGIN
+                         marks it played (at most its last tenth); stored, and
+                         changeable in the web UI (default: 30, or what was set)
     --web-root DIR       folder holding Public/ and Templates/ (default: found next to the program)
     """
 
@@ -53,6 +60,9 @@ struct Options {
         }
         if let data = environment["EARSHOT_DATA"], !data.isEmpty { options.dataDirectory = URL(fileURLWithPath: data) }
         if let ao = environment["EARSHOT_AUDIO_OUTPUT"], !ao.isEmpty { options.audioOutput = ao }
+        if let margin = environment["EARSHOT_PLAYED_MARGIN"], !margin.isEmpty {
+            options.playedMargin = try parseMargin(margin, name: "EARSHOT_PLAYED_MARGIN")
+        }
         if let hours = environment["EARSHOT_REFRESH_INTERVAL"], !hours.isEmpty {
             do { options.refreshSchedule = try RefreshSchedule.parse(hours: hours) } catch {
                 throw OptionError("EARSHOT_REFRESH_INTERVAL: \(error)")
@@ -102,6 +112,7 @@ struct Options {
                     throw OptionError("--refresh-interval: \(error)")
                 }
             case "--web-root": options.webRoot = URL(fileURLWithPath: try value())
+            case "--played-margin": options.playedMargin = try parseMargin(try value(), name: flag)
             case "--json", "--timing", "--repeat":
                 guard case .parse(var settings) = options.command else { throw OptionError("\(flag) goes with parse") }
                 switch flag {
@@ -118,6 +129,15 @@ struct Options {
             }
         }
         return options
+    }
+
+    /// Seconds within `PlaybackSettings.playedMarginRange`.
+    static func parseMargin(_ text: String, name: String) throws -> Double {
+        let range = PlaybackSettings.playedMarginRange
+        guard let seconds = Double(text), range.contains(seconds) else {
+            throw OptionError("\(name) must be seconds from \(Int(range.lowerBound)) to \(Int(range.upperBound)), not \"\(text)\"")
+        }
+        return seconds
     }
 
     static func defaultDataDirectory(_ environment: [String: String]) -> URL {

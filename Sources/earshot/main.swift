@@ -79,6 +79,23 @@ let engine = PlaybackEngine(player: player, store: store) { url in
     return publicDirectory.path + url
 }
 await engine.start()
+// The command line wins over the stored margin (and is stored: the web UI shows and changes it).
+if let margin = options.playedMargin {
+    do { try await engine.handle(.settings(playedMargin: margin)) } catch { fail("--played-margin: \(error.message)") }
+}
+
+// Every browser is a socket: lift the soft open-file limit (often 1024) towards the hard one, as
+// servers do, so hundreds of clients cannot run the process out of descriptors. Capped, because
+// libwebsockets sizes its descriptor tables by this limit.
+var openFiles = rlimit()
+let openFilesResource = __rlimit_resource_t(RLIMIT_NOFILE.rawValue)
+if getrlimit(openFilesResource, &openFiles) == 0 {
+    let wanted = min(openFiles.rlim_max, 65_536)
+    if openFiles.rlim_cur < wanted {
+        openFiles.rlim_cur = wanted
+        _ = setrlimit(openFilesResource, &openFiles)
+    }
+}
 
 let configuration = ServerConfiguration(host: options.host, port: options.port, publicDirectory: publicDirectory,
                                         templatesDirectory: webRoot.appendingPathComponent("Templates"))

@@ -66,7 +66,7 @@ struct ServerMessageTests {
         let text = ServerMessage.state(seq: 3, state).encoded()
         let json = try #require(try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any])
         #expect(Set(json.keys) == ["type", "seq", "episode", "paused", "position", "duration", "rate", "volume", "muted",
-                                   "buffering", "queue", "shuffle", "repeat", "sleep", "chapters", "chapter", "error"])
+                                   "buffering", "queue", "shuffle", "repeat", "sleep", "settings", "chapters", "chapter", "error"])
         #expect(json["episode"] is NSNull)
         #expect(json["seq"] as? Int == 3)
         #expect((json["chapters"] as? [[String: Any]])?.first?["title"] as? String == "Intro")

@@ -146,9 +146,9 @@ import Testing
         ]
         expected.paymentURL = "https://pay.example.com/1"
         // content:encoded wins for the notes; its relative link is resolved, its script and handler gone.
-        expected.notes = [.element("p", attributes: [:], children: [
+        expected.notes = SanitizedHTML(nodes: [.element("p", attributes: [:], children: [
             .text("Rich "), .element("a", attributes: ["href": "https://example.com/links/1"], children: [.text("link")]),
-        ])]
+        ])])
         #expect(item.details == expected)
         #expect(item.rawHTML == nil && item.asWritten == nil)  // only on request
     }
@@ -173,18 +173,18 @@ import Testing
         // A plain description is the summary; content:encoded the notes.
         let both = try item("<description>Short &amp; plain</description><content:encoded>&lt;p&gt;Long&lt;/p&gt;</content:encoded>")
         #expect(both.summary == "Short & plain")
-        #expect(both.details.notes == [.element("p", attributes: [:], children: [.text("Long")])])
+        #expect(both.details.notes.nodes == [.element("p", attributes: [:], children: [.text("Long")])])
         // An HTML description: notes and summary from it (content:encoded would win if present).
         let html = try item("<description>&lt;p&gt;One&lt;/p&gt;&lt;p&gt;Two&lt;/p&gt;</description>")
         #expect(html.summary == "One\n\nTwo")
-        #expect(html.details.notes.count == 2)
+        #expect(html.details.notes.nodes.count == 2)
         #expect(html.rawHTML == "<p>One</p><p>Two</p>" && html.asWritten?.description == nil)
         // itunes:summary is the plain text even after a plain description.
         let summary = try item("<description>Desc</description><itunes:summary>Summary</itunes:summary>")
         #expect(summary.summary == "Summary")
         // Plain text only: its paragraphs and lines become the notes.
         let plain = try item("<description>Line one\nline two\n\nSecond</description>")
-        #expect(plain.details.notes == [
+        #expect(plain.details.notes.nodes == [
             .element("p", attributes: [:], children: [.text("Line one"), .element("br", attributes: [:], children: []), .text("line two")]),
             .element("p", attributes: [:], children: [.text("Second")]),
         ])
@@ -192,7 +192,7 @@ import Testing
         let tagged = try item("<itunes:summary>&lt;b&gt;Bold&lt;/b&gt; claim</itunes:summary>")
         #expect(tagged.summary == "Bold claim")
         #expect(tagged.rawHTML == "<b>Bold</b> claim")
-        #expect(tagged.details.notes == [.element("b", attributes: [:], children: [.text("Bold")]), .text(" claim")])
+        #expect(tagged.details.notes.nodes == [.element("b", attributes: [:], children: [.text("Bold")]), .text(" claim")])
     }
 
     @Test func readsAtomPodcastLinks() throws {
@@ -226,7 +226,7 @@ import Testing
         #expect(entry.details.paymentURL == "https://pay.example.com/1")
         #expect(entry.link == nil)  // an Atom id is never a link
         #expect(entry.summary == "Sum mary")
-        #expect(entry.details.notes == [.element("p", attributes: [:], children: [
+        #expect(entry.details.notes.nodes == [.element("p", attributes: [:], children: [
             .text("Sum "), .element("b", attributes: [:], children: [.text("mary")]),
         ])])
     }

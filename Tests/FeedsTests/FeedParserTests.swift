@@ -65,7 +65,7 @@ import Testing
             FeedEnclosure(url: "https://cdn.example.com/ep2.mp3", type: "audio/mpeg", length: 12_345_678),
             FeedEnclosure(url: "https://cdn.example.com/ep2.ogg", type: "audio/ogg", length: 1),
         ]
-        episode2.details.notes = [.element("p", attributes: [:], children: [.text("Long notes")])]
+        episode2.details.notes = SanitizedHTML(nodes: [.element("p", attributes: [:], children: [.text("Long notes")])])
         var episode1 = FeedItem(
             guid: "https://example.com/podcasts/show/media/ep1.m4a", title: "Episode 1",
             summary: "Only content\n\nSecond para",
@@ -75,10 +75,10 @@ import Testing
         episode1.details.enclosures = [
             FeedEnclosure(url: "https://example.com/podcasts/show/media/ep1.m4a", type: "audio/x-m4a", length: -1),
         ]
-        episode1.details.notes = [
+        episode1.details.notes = SanitizedHTML(nodes: [
             .element("p", attributes: [:], children: [.text("Only "), .element("i", attributes: [:], children: [.text("content")])]),
             .element("p", attributes: [:], children: [.text("Second para")]),
-        ]
+        ])
         let expected = FeedContent(
             title: "The Example Show",
             author: "Jane Doe",
@@ -181,8 +181,8 @@ import Testing
                              link: "https://example.com/1")
         first.details.enclosures = [FeedEnclosure(url: first.enclosureURL, type: "audio/mpeg", length: 42)]
         // XHTML content keeps its structure (rebuilt as bare tags).
-        first.details.notes = [.element("p", attributes: [:], children: [.text("One")]),
-                               .element("p", attributes: [:], children: [.text("Two")])]
+        first.details.notes = SanitizedHTML(nodes: [.element("p", attributes: [:], children: [.text("One")]),
+                                                    .element("p", attributes: [:], children: [.text("Two")])])
         #expect(content.items == [first])
     }
 

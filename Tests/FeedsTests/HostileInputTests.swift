@@ -114,7 +114,7 @@ import Testing
         #expect(content.items.count == 100_000)
         #expect(content.items.last?.title == "Last")
         #expect(content.items.last?.duration == 60)
-        #expect(content.items.last?.details.notes == [.element("p", attributes: [:], children: [.text("Notes")])])
+        #expect(content.items.last?.details.notes.nodes == [.element("p", attributes: [:], children: [.text("Notes")])])
     }
 
     @Test(arguments: [1, 2, 3])
@@ -179,7 +179,7 @@ import Testing
         let cost = try await Self.measure(Data(document.utf8))
         #expect(cost.elapsed < .seconds(5))
         let item = try #require(try cost.result.get().items.first)
-        #expect(item.details.notes.count == 8 * Self.megabyte / unit.utf8.count)
+        #expect(item.details.notes.nodes.count == 8 * Self.megabyte / unit.utf8.count)
         #expect(ShowNotesTests.violations(item.details.notes).isEmpty)
     }
 }

@@ -6,6 +6,9 @@ import Testing
 /// The show-notes sanitizer: hostile payloads come out inert, ordinary notes keep their structure.
 /// Outputs are compared as their wire JSON (`{"t": tag, "a": attributes, "c": children}`).
 @Suite struct ShowNotesTests {
+    static func json(_ notes: SanitizedHTML) -> String { json(notes.nodes) }
+    static func violations(_ notes: SanitizedHTML) -> [String] { violations(notes.nodes) }
+
     static func json(_ nodes: [RichText]) -> String {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
@@ -152,7 +155,7 @@ import Testing
     /// Deep nesting is cut at `maxDepth`, so encoding, decoding and comparing the tree stay shallow.
     @Test func boundsTheDepthOfTheTree() async throws {
         let html = String(repeating: "<b><blockquote>", count: 50_000) + "deep"
-        let notes = try await HeavyWork.run { ShowNotes.sanitize(html: html) }
+        let notes = try await HeavyWork.run { ShowNotes.sanitize(html: html).nodes }
         func depth(_ nodes: [RichText]) -> Int {
             nodes.map { if case .element(_, _, let children) = $0 { 1 + depth(children) } else { 0 } }.max() ?? 0
         }

@@ -98,10 +98,10 @@ struct LibraryMergeTests {
             var content = feed("Show", items: 50)
             for index in content.items.indices {
                 // Attributes in a dictionary: their JSON order must not change between encodings.
-                content.items[index].details.notes = [.element("p", attributes: [:], children: [
+                content.items[index].details.notes = SanitizedHTML(nodes: [.element("p", attributes: [:], children: [
                     .element("a", attributes: ["href": "https://example.org/\(index)", "title": "t", "rel": "x"],
                              children: [.text("link \(index)")]),
-                ])]
+                ])])
                 content.items[index].details.persons = [FeedPerson(name: "Host", role: "host")]
             }
             content.details.categories = [["Technology"], ["Arts", "Books"]]
@@ -114,12 +114,12 @@ struct LibraryMergeTests {
             let after = try await store.withDatabase { db in try db.fetchOne("SELECT total_changes()") { $0.int64(at: 0) } ?? 0 }
             #expect(after - changes == 1, "only the podcast row (validators, refresh time) was written")
 
-            content.items[7].details.notes = [.text("changed")]
+            content.items[7].details.notes = SanitizedHTML(nodes: [.text("changed")])
             try await store.storeRefresh(podcastID: podcast.id, content: content, etag: "\"e\"", lastModified: nil)
             let later = try await store.withDatabase { db in try db.fetchOne("SELECT total_changes()") { $0.int64(at: 0) } ?? 0 }
             #expect(later - after == 2, "the podcast row and the one changed episode")
             let changed = try await store.episodes(podcastID: podcast.id).first { $0.guid == "ep7" }!
-            #expect(try await store.episode(id: changed.id)?.details?.notes == [.text("changed")])
+            #expect(try await store.episode(id: changed.id)?.details?.notes.nodes == [.text("changed")])
         }
     }
 }

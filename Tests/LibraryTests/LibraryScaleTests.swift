@@ -15,7 +15,7 @@ struct LibraryScaleTests {
             for index in 0..<1_000 {
                 var content = feed("Podcast \(index)", items: 200, prefix: "p\(index)-")
                 for i in content.items.indices {
-                    content.items[i].details.notes = [.element("p", attributes: [:], children: [.text("Notes \(i)")])]
+                    content.items[i].details.notes = SanitizedHTML(nodes: [.element("p", attributes: [:], children: [.text("Notes \(i)")])])
                 }
                 try await store.subscribe(feedURL: "https://example.org/\(index)", content: content)
             }

@@ -104,7 +104,8 @@ struct MigratorTests {
                 try db.execute("ALTER TABLE episodes ADD COLUMN bookmarked INTEGER NOT NULL DEFAULT 0")
             }
             let db = try Database(path: path)
-            #expect(try newer.appliedMigrations(in: db) == ["v1-podcasts-episodes-settings", "v2-refresh-state-details-unsubscribe"])
+            #expect(try newer.appliedMigrations(in: db) == ["v1-podcasts-episodes-settings", "v2-refresh-state-details-unsubscribe",
+                                                          "v3-playlists"])
             #expect(try newer.migrate(db) == ["v2-test-bookmarks"])
             #expect(try db.fetchOne("SELECT count(*) FROM episodes WHERE bookmarked = 0") { $0.int64(at: 0) } == 3)
         }

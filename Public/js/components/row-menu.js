@@ -1,10 +1,12 @@
-// The small overflow menu on an episode row: "Play next", "Add to queue" and "Mark as played" /
+// The small overflow menu on an episode row: "Play next", "Add to queue", "Add to playlist…"
+// (components/playlist-picker.js) and "Mark as played" /
 // "Mark as unplayed" (following the row's played state). One menu
 // element, built on demand and shared by every row; it is a fixed-position popup next to
 // the row's "More" button, closed by Escape, a click elsewhere, or choosing an item.
 
 import { h } from '../core/dom.js';
 import { icon } from '../core/icons.js';
+import { playlistItem } from './playlist-picker.js';
 
 let menu = null;
 let opener = null;
@@ -51,6 +53,7 @@ export function toggleRowMenu(button) {
   const played = row ? row.classList.contains('is-played') : button.dataset.played === 'true';
   menu = h('div', { class: 'row-menu', role: 'menu', 'aria-label': `Actions for ${title || 'episode'}` },
     queueItems(id, title, 'row-menu-item', 'menuitem'),
+    playlistItem(id, title, 'row-menu-item', 'menuitem'),
     markItem(id, title, played, 'row-menu-item', 'menuitem'));
   menu.addEventListener('keydown', onMenuKey);
   document.body.append(menu);

@@ -10,6 +10,7 @@ import { playButton, equalizer, showPlayed } from '../components/episode-row.js'
 import { markNowPlaying } from '../components/now-playing.js';
 import { chapterList } from '../components/chapter-list.js';
 import { queueItems, markItem } from '../components/row-menu.js';
+import { playlistItem } from '../components/playlist-picker.js';
 import { socket } from '../core/socket.js';
 import { factList, people, transcriptLinks, fundingLinks } from '../components/facts.js';
 import { problem } from './problem.js';
@@ -58,6 +59,7 @@ function page(episode, chapters) {
         h('p', { class: 'episode-meta' }, h('span', { class: 'episode-facts' }, facts(episode, details))),
         h('div', { class: 'episode-page-actions' }, button,
           queueItems(episode.id, episode.title ?? '', 'button button-small episode-queue'),
+          playlistItem(episode.id, episode.title ?? '', 'button button-small episode-playlist'),
           markItem(episode.id, episode.title ?? '', Boolean(episode.played), 'button button-small episode-mark')))),
     h('div', { class: aside.length ? 'episode-columns' : 'episode-columns is-single' },
       notes(episode, details),

@@ -1,5 +1,6 @@
 // Full player `/player`: large artwork, title, podcast, the scrubber with elapsed and
-// −remaining, −15/+15, play/pause, the speed menu and this device's lock-screen switch.
+// −remaining, −15/+15, play/pause, the speed menu, the played margin (a server setting) and this
+// device's lock-screen switch.
 
 import { h, safeUrl } from '../core/dom.js';
 import { icon } from '../core/icons.js';
@@ -9,11 +10,13 @@ import { socket } from '../core/socket.js';
 import { scrubber } from '../components/scrubber.js';
 import { speedMenu } from '../components/speed-menu.js';
 import { mediaSessionSetting } from '../components/media-session.js';
+import { playedMarginSetting } from '../components/played-margin.js';
 
 export const playerView = {
   mount(root) {
     const seek = scrubber();
     const speed = speedMenu((value) => socket.send('rate', { value }));
+    const margin = playedMarginSetting();
     const art = h('img', { class: 'player-art', alt: '', width: 512, height: 512 });
     const artBox = h('div', { class: 'player-art-box' }, art);
     const title = h('h1', { class: 'player-title', tabindex: '-1' });
@@ -40,7 +43,7 @@ export const playerView = {
         trackButton('next', 'next', 'Next episode')),
       h('div', { class: 'player-modes' }, shuffle, repeat,
         h('a', { class: 'button button-small player-queue-link', href: '/queue' }, icon('queue'), h('span', { class: 'button-label' }, 'Queue'))),
-      h('div', { class: 'player-extras' }, speed.el, lockScreenSwitch()));
+      h('div', { class: 'player-extras' }, speed.el, margin.el, lockScreenSwitch()));
     const empty = h('div', { class: 'player-empty' },
       h('h1', { class: 'player-title', tabindex: '-1' }, 'Nothing is playing'),
       h('p', { class: 'player-empty-links' }, h('a', { class: 'button', href: '/' }, 'Choose an episode'),
@@ -80,6 +83,7 @@ export const playerView = {
           toggle.setAttribute('aria-label', next === 'play' ? 'Play' : 'Pause');
         }
         speed.update(Number(state?.rate) || 1);
+        margin.update(state?.settings);
         const shuffled = Boolean(state?.shuffle);
         shuffle.setAttribute('aria-pressed', String(shuffled));
         const mode = ['all', 'one'].includes(state?.repeat) ? state.repeat : 'off';

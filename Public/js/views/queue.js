@@ -1,6 +1,6 @@
 // Queue view `/queue`: Up Next as the server shows it (shuffled when shuffle is on), the
-// playing episode marked, and for each item move up / move down / remove buttons (the
-// keyboard- and touch-friendly alternative to dragging), plus Clear.
+// playing episode marked; each item can be dragged by its grip (mouse, pen or touch) and has
+// move up / move down / remove buttons (the keyboard alternative to dragging), plus Clear.
 // Titles come from the library's lists, the playing episode, or GET /api/episodes/{id}.
 
 import { h, artwork } from '../core/dom.js';
@@ -11,6 +11,7 @@ import { player } from '../core/player-state.js';
 import { socket } from '../core/socket.js';
 import { equalizer } from '../components/episode-row.js';
 import { markNowPlaying } from '../components/now-playing.js';
+import { dragReorder } from '../components/drag-reorder.js';
 
 const known = new Map(); // episode id → {title, podcast, artwork}
 const fetching = new Set();
@@ -29,7 +30,10 @@ export const queueView = {
 
     let shown = null; // what is on screen, to skip identical re-renders
     let focusAfter = null; // {id, action} to refocus after a move
+    let dragFrom = null; // the queue when a drag began: a drop applies to that order only
+    let moveId = null; // the command id of a drop, to undo the shown order if it is refused
     const render = () => {
+      if (dragging.active) return; // the drop renders what arrived meanwhile
       const state = player.state;
       const queue = Array.isArray(state?.queue) ? state.queue : [];
       const current = state?.episode?.id ?? null;
@@ -51,6 +55,26 @@ export const queueView = {
       }
     };
 
+    const announce = (id, to) => { status.textContent = `Moved ${known.get(id)?.title ?? 'episode'} to position ${to + 1}`; };
+    const dragging = dragReorder(list, {
+      grip: '.queue-grip',
+      onStart() { dragFrom = JSON.stringify(player.state?.queue ?? []); },
+      onEnd(moved) {
+        // The queue changed elsewhere during the drag: the rows on screen are stale, redraw them.
+        if (JSON.stringify(player.state?.queue ?? []) !== dragFrom) { shown = null; render(); }
+        else if (!moved) render(); // what arrived meanwhile (the playing episode may have changed)
+      },
+      onDrop(from, to) {
+        if (JSON.stringify(player.state?.queue ?? []) !== dragFrom) return;
+        // The rows already show the new order; the server's `state` confirms it (and redraws).
+        moveId = socket.send('queue.move', { from, to });
+        announce(Number(list.children[to]?.dataset.episodeId), to);
+      },
+    });
+    const stopErrors = socket.on('commandError', ({ id }) => {
+      if (id !== null && id === moveId) { shown = null; render(); } // refused: show the server's order again
+    });
+
     list.addEventListener('click', (event) => {
       const button = event.target.closest('button[data-queue]');
       if (!button) return;
@@ -62,7 +86,7 @@ export const queueView = {
         const to = button.dataset.queue === 'up' ? index - 1 : index + 1;
         socket.send('queue.move', { from: index, to });
         focusAfter = { id, action: button.dataset.queue };
-        status.textContent = `Moved ${title} to position ${to + 1}`;
+        announce(id, to);
       } else if (button.dataset.queue === 'remove') {
         socket.send('queue.remove', { episode: id });
         status.textContent = `Removed ${title}`;
@@ -82,8 +106,10 @@ export const queueView = {
     return {
       title: 'Queue',
       destroy() {
+        dragging.cancel();
         unsubscribe();
         stopLibrary();
+        stopErrors();
       },
     };
   },
@@ -109,6 +135,8 @@ function item(id, index, count, current) {
     type: 'button', class: 'queue-button', dataset: { queue: action }, 'aria-label': `${label} ${title}`, disabled,
   }, icon(name));
   return h('li', { class: 'queue-item episode', dataset: { episodeId: id, index } },
+    // Not focusable and hidden from assistive tech: the move buttons do the same by keyboard.
+    h('span', { class: 'queue-grip', 'aria-hidden': 'true', title: 'Drag to reorder' }),
     h('span', { class: 'art-wrap' }, artwork(info?.artwork), equalizer()),
     h('div', { class: 'episode-body' },
       h('a', { class: 'episode-title', href: `/episode/${id}` }, title),

@@ -1,3 +1,4 @@
+import Feeds
 import Foundation
 #if canImport(FoundationNetworking)
 import FoundationNetworking

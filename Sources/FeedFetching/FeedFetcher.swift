@@ -1,4 +1,5 @@
 import EarshotCore
+import Feeds
 import Foundation
 #if canImport(FoundationNetworking)
 import FoundationNetworking

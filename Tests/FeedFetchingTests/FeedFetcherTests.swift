@@ -2,7 +2,8 @@ import EarshotCore
 import Foundation
 import Testing
 import TestSupport
-@testable import Feeds
+@testable import FeedFetching
+import Feeds
 
 /// Fetching over a real loopback HTTP server (`FixtureHTTPServer`).
 @Suite struct FeedFetcherTests {

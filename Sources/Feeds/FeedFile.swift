@@ -1,0 +1,65 @@
+import FoundationEssentials
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// A feed file read a chunk at a time into one reused buffer, so parsing a 30 MB file holds 1 MiB of
+/// it, not 30 (the parser keeps nothing of the document's bytes once their events are handled).
+///
+/// Leading whitespace is skipped (libxml2 refuses a declaration that does not start the document) and
+/// its lines counted, so warnings can give lines of the file; the first bytes after it are kept
+/// (`head`) for what is decided on the document's start after the parse.
+final class FeedFile {
+    /// How many bytes of the document's start `head` keeps: enough for an XML declaration and for
+    /// telling an HTML page from a feed.
+    static let headSize = 1024
+
+    let size: Int
+    private(set) var head: [UInt8] = []
+    private(set) var skippedLines = 0
+    private let descriptor: Int32
+    private let buffer: UnsafeMutableRawBufferPointer
+    private var started = false
+
+    /// The file could not be opened.
+    struct OpenError: Error, CustomStringConvertible {
+        let path: String
+        let reason: String
+        var description: String { "cannot open \(path): \(reason)" }
+    }
+
+    /// Opens `url` (a file URL).
+    init(_ url: URL) throws {
+        descriptor = open(url.path, O_RDONLY | O_CLOEXEC)
+        guard descriptor >= 0 else { throw OpenError(path: url.path, reason: String(cString: strerror(errno))) }
+        var status = stat()
+        size = fstat(descriptor, &status) == 0 ? Int(status.st_size) : 0
+        buffer = .allocate(byteCount: XMLEventStream.chunkSize, alignment: 16)
+    }
+
+    deinit {
+        close(descriptor)
+        buffer.deallocate()
+    }
+
+    /// The next chunk (valid until the next call), or nil at the end of the file or on a read error
+    /// (the parser then sees a truncated document, which it reports).
+    func next() -> UnsafeRawBufferPointer? {
+        while true {
+            let count = read(descriptor, buffer.baseAddress, buffer.count)
+            if count < 0, errno == EINTR { continue }
+            guard count > 0 else { return nil }
+            var chunk = UnsafeRawBufferPointer(rebasing: buffer[..<count])
+            if !started {
+                let start = chunk.firstIndex { !isASCIIWhitespace($0) } ?? chunk.count
+                skippedLines += chunk[..<start].reduce(0) { $0 + ($1 == 0x0A ? 1 : 0) }
+                chunk = UnsafeRawBufferPointer(rebasing: chunk[start...])
+                guard !chunk.isEmpty else { continue }  // whitespace only so far
+                started = true
+                head = Array(chunk.prefix(Self.headSize))
+            }
+            return chunk
+        }
+    }
+}

@@ -1,0 +1,88 @@
+import EarshotCore
+import Foundation
+import Testing
+import TestSupport
+
+/// Show notes held as sanitized HTML must read back as exactly the tree that was written, and reading
+/// anything else must neither fail nor invent structure.
+@Suite struct SanitizedHTMLTests {
+    static let tags = ["p", "a", "strong", "em", "b", "i", "ul", "ol", "li", "blockquote", "h1", "h6", "br", "img"]
+    static let awkward = ["plain", "a < b", "R&D", "&amp; as written", "\"quoted\"", "<p>not a tag</p>", "x > y",
+                          "&lt;", "café ☕", "tab\there", "&", "<", "<br>", "a]]>b", "&quot;&#39;"]
+
+    /// A random tree in the writer's canonical shape: no two text nodes side by side, no empty text, void
+    /// elements without children.
+    static func tree(_ random: inout SplitMix64, depth: Int) -> [RichText] {
+        var nodes: [RichText] = []
+        for _ in 0..<Int(random.next() % 4) {
+            if random.next() % 2 == 0 {
+                let text = awkward[Int(random.next() % UInt64(awkward.count))]
+                if case .text(let previous) = nodes.last { nodes[nodes.count - 1] = .text(previous + text) } else { nodes.append(.text(text)) }
+                continue
+            }
+            let tag = tags[Int(random.next() % UInt64(tags.count))]
+            var attributes: [String: String] = [:]
+            if tag == "a" { attributes["href"] = "https://example.org/?q=\"x\"&y=<z>" }
+            if tag == "img" {
+                attributes["src"] = "https://example.org/a.png"
+                if random.next() % 2 == 0 { attributes["alt"] = awkward[Int(random.next() % UInt64(awkward.count))] }
+            }
+            let children = tag == "br" || tag == "img" || depth == 0 ? [] : tree(&random, depth: depth - 1)
+            nodes.append(.element(tag, attributes: attributes, children: children))
+        }
+        return nodes
+    }
+
+    @Test func readsBackEveryTreeItWrote() {
+        var random = SplitMix64(seed: 42)
+        for _ in 0..<3_000 {
+            let nodes = Self.tree(&random, depth: 4)
+            let notes = SanitizedHTML(nodes: nodes)
+            #expect(notes.nodes == nodes, "\(notes.html)")
+            #expect(notes.isEmpty == nodes.isEmpty)
+        }
+    }
+
+    @Test func escapesTextAndAttributes() {
+        let notes = SanitizedHTML(nodes: [
+            .element("p", attributes: [:], children: [
+                .text("<script>alert(1)</script> & \"so\""),
+                .element("a", attributes: ["href": "https://x.org/?a=1&b=\"2\""], children: [.text("x")]),
+                .element("br", attributes: [:], children: []),
+            ]),
+        ])
+        #expect(notes.html == #"<p>&lt;script&gt;alert(1)&lt;/script&gt; &amp; "so"<a href="https://x.org/?a=1&amp;b=&quot;2&quot;">x</a><br></p>"#)
+        #expect(notes.plainText == "<script>alert(1)</script> & \"so\"x\n\n")
+    }
+
+    /// Not what the writer writes: read as text or dropped, never an error, never an element with a
+    /// name or attribute the writer would not have written in that shape.
+    @Test(arguments: [
+        ("<p>open", #"[{"c":["open"],"t":"p"}]"#),
+        ("close</p>", #"["close"]"#),
+        ("<p onclick=x>y</p>", #"["<p onclick=x>y"]"#),
+        ("<P>upper</P>", #"["<P>upper<\/P>"]"#),
+        ("<a href='x'>q</a>", #"["<a href='x'>q"]"#),
+        ("<a href=\"unclosed>q", #"["<a href=\"unclosed>q"]"#),
+        ("<br/>", #"["<br\/>"]"#),
+        ("<", #"["<"]"#),
+        ("&bogus; &amp", #"["&bogus; &amp"]"#),
+        ("<b><i>x</b>y</i>", #"[{"c":[{"c":["x"],"t":"i"}],"t":"b"},"y"]"#),
+    ])
+    func readsAnythingElseSafely(_ html: String, _ expected: String) throws {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys]
+        let nodes = SanitizedHTML(sanitizedHTML: html).nodes
+        #expect(String(decoding: try encoder.encode(nodes), as: UTF8.self) == expected)
+    }
+
+    /// Pages and stored rows see the tree, exactly as they did when notes were held as one.
+    @Test func codesAsTheTree() throws {
+        let nodes: [RichText] = [.element("p", attributes: [:], children: [.text("Hi "), .element("em", attributes: [:], children: [.text("there")])])]
+        let notes = SanitizedHTML(nodes: nodes)
+        let json = try JSONEncoder().encode(notes)
+        #expect(try JSONDecoder().decode([RichText].self, from: json) == nodes)
+        #expect(try JSONDecoder().decode(SanitizedHTML.self, from: json) == notes)
+        #expect(try JSONDecoder().decode(SanitizedHTML.self, from: Data("[]".utf8)).isEmpty)
+    }
+}
