@@ -13,31 +13,48 @@ import FoundationEssentials
 /// with `href`, `src` or `alt` in double quotes, text with `&`, `<`, `>` (and `"` in attributes)
 /// escaped — and `nodes` reads exactly that back. It is never handed to a page as markup.
 public struct SanitizedHTML: Sendable, Hashable {
+    /// The sanitized HTML's UTF-8. Bytes rather than a `String`: the writer's output is UTF-8 by
+    /// construction (it copies UTF-8 runs whole and encodes what it decodes), and a `String` would
+    /// validate the 20 MB of a large feed's notes once more.
+    public let utf8: [UInt8]
+
     /// The sanitized HTML.
-    public let html: String
+    public var html: String { String(decoding: utf8, as: UTF8.self) }
 
     /// Notes the Feeds sanitizer (or `Writer`) wrote. Anything else reads back as what it spells
     /// within the rules above; unknown markup is text.
     public init(sanitizedHTML html: String) {
-        self.html = html
+        utf8 = Array(html.utf8)
+    }
+
+    /// Bytes a `Writer` wrote (UTF-8 by construction; anything else is read leniently, never trusted).
+    public init(writtenBy writer: Writer) {
+        // Exactly sized (the writer's spare capacity stays behind), copied in one block.
+        utf8 = writer.bytes.withUnsafeBufferPointer { written in
+            [UInt8](unsafeUninitializedCapacity: written.count) { copy, count in
+                if let source = written.baseAddress, let target = copy.baseAddress {
+                    target.initialize(from: source, count: written.count)
+                }
+                count = written.count
+            }
+        }
     }
 
     /// Notes given as a tree (stored rows, plain-text paragraphs).
     public init(nodes: [RichText]) {
         var writer = Writer()
         for node in nodes { writer.write(node) }
-        html = writer.finish()
+        self.init(writtenBy: writer)
     }
 
     /// No notes.
     public static let empty = SanitizedHTML(sanitizedHTML: "")
 
-    public var isEmpty: Bool { html.isEmpty }
+    public var isEmpty: Bool { utf8.isEmpty }
 
     /// The notes as a tree of allowlisted elements and text, for a page to build DOM from.
     public var nodes: [RichText] {
-        var html = html
-        return html.withUTF8 { bytes in
+        utf8.withUnsafeBufferPointer { bytes in
             var reader = SanitizedHTMLReader(bytes: bytes)
             return reader.read()
         }
@@ -81,22 +98,57 @@ extension SanitizedHTML {
         /// `<tag a="v" …>` with the attributes already in name order.
         public mutating func open(_ tag: String, sortedAttributes: [(name: String, value: String)]) {
             bytes.append(UInt8(ascii: "<"))
-            bytes.append(contentsOf: tag.utf8)
-            for (name, value) in sortedAttributes {
-                bytes.append(0x20)
-                bytes.append(contentsOf: name.utf8)
-                bytes.append(contentsOf: "=\"".utf8)
-                var value = value
-                value.withUTF8 { appendEscaped(buffer: $0, quote: true) }
-                bytes.append(UInt8(ascii: "\""))
-            }
+            append(tag)
+            for (name, value) in sortedAttributes { attribute(name, value) }
             bytes.append(UInt8(ascii: ">"))
         }
 
-        public mutating func close(_ tag: String) {
-            bytes.append(contentsOf: "</".utf8)
-            bytes.append(contentsOf: tag.utf8)
+        /// `<tag>`. (The sanitizer's overloads take no array: it opens a quarter of a million tags on a
+        /// large feed.)
+        public mutating func open(_ tag: String) {
+            bytes.append(UInt8(ascii: "<"))
+            append(tag)
             bytes.append(UInt8(ascii: ">"))
+        }
+
+        /// `<tag name="value">`.
+        public mutating func open(_ tag: String, _ name: String, _ value: String) {
+            bytes.append(UInt8(ascii: "<"))
+            append(tag)
+            attribute(name, value)
+            bytes.append(UInt8(ascii: ">"))
+        }
+
+        /// `<tag name="value" name2="value2">`, `name` before `name2` in name order.
+        public mutating func open(_ tag: String, _ name: String, _ value: String, _ name2: String, _ value2: String) {
+            bytes.append(UInt8(ascii: "<"))
+            append(tag)
+            attribute(name, value)
+            attribute(name2, value2)
+            bytes.append(UInt8(ascii: ">"))
+        }
+
+        private mutating func attribute(_ name: String, _ value: String) {
+            bytes.append(0x20)
+            append(name)
+            bytes.append(UInt8(ascii: "="))
+            bytes.append(UInt8(ascii: "\""))
+            var value = value
+            value.withUTF8 { appendEscaped(buffer: $0, quote: true) }
+            bytes.append(UInt8(ascii: "\""))
+        }
+
+        public mutating func close(_ tag: String) {
+            bytes.append(UInt8(ascii: "<"))
+            bytes.append(UInt8(ascii: "/"))
+            append(tag)
+            bytes.append(UInt8(ascii: ">"))
+        }
+
+        /// A name's bytes as they are (a copy of contiguous UTF-8, not a walk over `String.UTF8View`).
+        private mutating func append(_ name: String) {
+            var name = name
+            name.withUTF8 { bytes.append(contentsOf: $0) }
         }
 
         /// Text (UTF-8), escaped. (Concrete, not generic over sequences: a generic public method called
@@ -152,23 +204,52 @@ extension SanitizedHTML {
 
         public func finish() -> String { String(decoding: bytes, as: UTF8.self) }
 
+        /// Whether any of the eight bytes of `word` is `byte` (the classic SWAR zero-byte test on
+        /// `word ^ byte×8`).
+        @inline(__always)
+        static func hasByte(_ word: UInt64, _ byte: UInt8) -> Bool {
+            let x = word ^ (0x0101_0101_0101_0101 &* UInt64(byte))
+            return (x &- 0x0101_0101_0101_0101) & ~x & 0x8080_8080_8080_8080 != 0
+        }
+
         /// Copies runs that need no escaping in one go: notes are mostly such runs.
         private mutating func appendEscaped(buffer: UnsafeBufferPointer<UInt8>, quote: Bool) {
             var runStart = 0
-            for (index, byte) in buffer.enumerated() {
+            var index = 0
+            let count = buffer.count
+            while index < count {
+                // Eight bytes at a time while none needs escaping (notes are mostly such text): a byte
+                // equal to one of the four makes `hasByte` true for its word.
+                if let base = buffer.baseAddress, index + 8 <= count {
+                    let word = UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self)
+                    if !(Self.hasByte(word, 0x26) || Self.hasByte(word, 0x3C) || Self.hasByte(word, 0x3E)
+                         || (quote && Self.hasByte(word, 0x22))) {
+                        index += 8
+                        continue
+                    }
+                }
+                let byte = buffer[index]
+                // `"`, `&`, `<` and `>` are all below 0x3F: letters and most text skip the switch.
+                if byte > UInt8(ascii: ">") {
+                    index += 1
+                    continue
+                }
                 let entity: StaticString
                 switch byte {
                 case UInt8(ascii: "&"): entity = "&amp;"
                 case UInt8(ascii: "<"): entity = "&lt;"
                 case UInt8(ascii: ">"): entity = "&gt;"
-                case UInt8(ascii: "\""): guard quote else { continue }; entity = "&quot;"
-                default: continue
+                case UInt8(ascii: "\"") where quote: entity = "&quot;"
+                default:
+                    index += 1
+                    continue
                 }
-                bytes.append(contentsOf: UnsafeBufferPointer(rebasing: buffer[runStart..<index]))
+                if index > runStart { bytes.append(contentsOf: UnsafeBufferPointer(rebasing: buffer[runStart..<index])) }
                 entity.withUTF8Buffer { bytes.append(contentsOf: $0) }
-                runStart = index + 1
+                index += 1
+                runStart = index
             }
-            bytes.append(contentsOf: UnsafeBufferPointer(rebasing: buffer[runStart...]))
+            if count > runStart { bytes.append(contentsOf: UnsafeBufferPointer(rebasing: buffer[runStart...])) }
         }
     }
 }

@@ -33,14 +33,14 @@ extension FeedBuilder {
     /// podcastparser, only a link that says it is HTML (`type="text/html"`) names the web page: the
     /// others are the feed itself, hubs and alternate formats.
     private mutating func storeChannelLink(_ attribute: (String) -> String?) {
-        let rel = attribute("rel")?.trimmingASCIIWhitespace().lowercased() ?? "alternate"
+        let rel = attribute("rel")?.trimmingASCIIWhitespace().asciiLowercased() ?? "alternate"
         guard let href = attribute("href").flatMap({ FeedValues.resolve($0, against: baseURL) }) else { return }
         switch rel {
         case "first": details.pageFirstURL = details.pageFirstURL ?? href
         case "next": details.pageNextURL = details.pageNextURL ?? href
         case "payment": details.paymentURL = details.paymentURL ?? href
         case "alternate", "self":
-            if attribute("type")?.trimmingASCIIWhitespace().lowercased() == "text/html" { setLink(href) }
+            if attribute("type")?.trimmingASCIIWhitespace().asciiLowercased() == "text/html" { setLink(href) }
         default: break
         }
     }
@@ -50,8 +50,8 @@ extension FeedBuilder {
     static func person(_ attribute: (String) -> String?, baseURL: URL) -> FeedPerson {
         FeedPerson(
             name: "",
-            role: attribute("role").map { $0.trimmingASCIIWhitespace().lowercased() }.flatMap(nonEmpty),
-            group: attribute("group").map { $0.trimmingASCIIWhitespace().lowercased() }.flatMap(nonEmpty),
+            role: attribute("role").map { $0.trimmingASCIIWhitespace().asciiLowercased() }.flatMap(nonEmpty),
+            group: attribute("group").map { $0.trimmingASCIIWhitespace().asciiLowercased() }.flatMap(nonEmpty),
             href: attribute("href").flatMap { FeedValues.resolve($0, against: baseURL) },
             img: attribute("img").flatMap { FeedValues.resolve($0, against: baseURL) })
     }

@@ -5,7 +5,7 @@ extension FeedValues {
     /// `itunes:explicit`, `itunes:block`, `podcast:locked`: yes / explicit / true → true, no / clean /
     /// false → false (any case), anything else nil.
     static func flag(bytes: UnsafeBufferPointer<UInt8>) -> Bool? {
-        switch squashedWhitespace(bytes: bytes).lowercased() {
+        switch squashedWhitespace(bytes: bytes).asciiLowercased() {
         case "yes", "explicit", "true": return true
         case "no", "clean", "false": return false
         default: return nil
@@ -14,7 +14,7 @@ extension FeedValues {
 
     /// The value lowercased when it is one of `allowed`, else nil.
     static func keyword(bytes: UnsafeBufferPointer<UInt8>, in allowed: [String]) -> String? {
-        let value = squashedWhitespace(bytes: bytes).lowercased()
+        let value = squashedWhitespace(bytes: bytes).asciiLowercased()
         return allowed.contains(value) ? value : nil
     }
 
@@ -48,7 +48,7 @@ extension FeedValues {
 
     /// Whether `text` starts with `http://` or `https://` (any case) after surrounding whitespace.
     static func isWebAddress(_ text: String) -> Bool {
-        let lower = text.trimmingASCIIWhitespace().prefix(8).lowercased()
+        let lower = text.trimmingASCIIWhitespace().prefix(8).asciiLowercased()
         return lower.hasPrefix("http://") || lower.hasPrefix("https://")
     }
 

@@ -29,8 +29,26 @@ extension FeedValues {
     /// read by `earshot parse`, the bundled demo). `javascript:`, `data:` and the like are dropped,
     /// so no artwork can carry them into the first paint or the player.
     public static func imageAddress(_ url: String?, base: URL) -> String? {
-        guard let url, let scheme = URL(string: url)?.scheme?.lowercased() else { return nil }
+        guard let url else { return nil }
+        // Nearly every image: an http(s) address of characters any URL parser takes as they are.
+        if url.withUTF8Bytes({ hasHTTPScheme($0) && $0.allSatisfy(isPlainURLByte) }) { return url }
+        guard let scheme = URL(string: url)?.scheme?.lowercased() else { return nil }
         return scheme == "http" || scheme == "https" || scheme == base.scheme?.lowercased() ? url : nil
+    }
+
+    /// RFC 3986's unreserved and reserved characters and `%`: a URL made of these needs no encoding.
+    private static func isPlainURLByte(_ byte: UInt8) -> Bool {
+        switch byte {
+        case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "0")...UInt8(ascii: "9"):
+            return true
+        case UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"), UInt8(ascii: "~"), UInt8(ascii: ":"), UInt8(ascii: "/"),
+             UInt8(ascii: "?"), UInt8(ascii: "#"), UInt8(ascii: "@"), UInt8(ascii: "!"),
+             UInt8(ascii: "$"), UInt8(ascii: "&"), UInt8(ascii: "'"), UInt8(ascii: "("), UInt8(ascii: ")"), UInt8(ascii: "*"),
+             UInt8(ascii: "+"), UInt8(ascii: ","), UInt8(ascii: ";"), UInt8(ascii: "="), UInt8(ascii: "%"):
+            return true
+        default:
+            return false
+        }
     }
 
     private static func hasHTTPScheme(_ link: UnsafeBufferPointer<UInt8>) -> Bool {

@@ -40,6 +40,17 @@ extension StringProtocol {
         return String(self[start...end])
     }
 
+    /// The text with ASCII letters lowercased and everything else as it is: the right fold for the
+    /// ASCII tokens feeds use as keywords (MIME types, roles, flags, URL schemes), and no copy when
+    /// nothing is uppercase (the usual case; `lowercased()` is Unicode-aware and far slower).
+    func asciiLowercased() -> String {
+        let hasUppercase = utf8.withContiguousStorageIfAvailable { bytes in
+            bytes.contains { $0 >= 0x41 && $0 <= 0x5A }
+        } ?? utf8.contains { $0 >= 0x41 && $0 <= 0x5A }
+        guard hasUppercase else { return String(self) }
+        return String(decoding: utf8.map { $0 >= 0x41 && $0 <= 0x5A ? $0 | 0x20 : $0 }, as: UTF8.self)
+    }
+
     /// Where `text` first occurs, as Foundation's `range(of:)`.
     func range(of text: String) -> Range<Index>? { firstRange(of: text) }
 }

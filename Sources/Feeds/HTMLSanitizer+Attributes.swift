@@ -49,9 +49,7 @@ struct AttributeScan {
                 guard cursor < count else { return nil }
                 let quote = bytes[cursor]
                 if quote == UInt8(ascii: "\"") || quote == UInt8(ascii: "'") {
-                    var close = cursor + 1
-                    while close < count, bytes[close] != quote { close += 1 }
-                    guard close < count else { return nil }
+                    guard let close = HTMLSanitizer.find(quote, in: bytes, from: cursor + 1) else { return nil }
                     value = cursor + 1..<close
                     cursor = close + 1
                 } else {
@@ -144,6 +142,12 @@ extension HTMLSanitizer {
 
     private func acceptedURL(_ url: UnsafeBufferPointer<UInt8>, allowMailto: Bool) -> String? {
         guard !url.isEmpty else { return nil }
+        // Nearly every link: "http://…" or "https://…", checked on the bytes, no scheme string made.
+        if let afterScheme = Self.httpSchemeLength(url) {
+            guard url.count > afterScheme + 2, url[afterScheme] == UInt8(ascii: "/"),
+                  url[afterScheme + 1] == UInt8(ascii: "/") else { return nil }
+            return String(decoding: url, as: UTF8.self)
+        }
         if let scheme = Self.scheme(of: url) {
             switch scheme {
             case "http", "https":
@@ -162,6 +166,14 @@ extension HTMLSanitizer {
         return resolved
     }
 
+    /// The length of "http:" or "https:" (any case) when `url` starts with one, else nil.
+    static func httpSchemeLength(_ url: UnsafeBufferPointer<UInt8>) -> Int? {
+        guard url.count > 5, url[0] | 0x20 == UInt8(ascii: "h"), url[1] | 0x20 == UInt8(ascii: "t"),
+              url[2] | 0x20 == UInt8(ascii: "t"), url[3] | 0x20 == UInt8(ascii: "p") else { return nil }
+        if url[4] == UInt8(ascii: ":") { return 5 }
+        return url[4] | 0x20 == UInt8(ascii: "s") && url[5] == UInt8(ascii: ":") ? 6 : nil
+    }
+
     /// The lowercased scheme of a URL (`[A-Za-z][A-Za-z0-9+.-]*:`), or nil when it has none (relative).
     static func scheme(of url: UnsafeBufferPointer<UInt8>) -> String? {
         guard let first = url.first, isASCIILetter(first) else { return nil }
@@ -169,7 +181,7 @@ extension HTMLSanitizer {
         while end < url.count {
             let byte = url[end]
             if byte == UInt8(ascii: ":") {
-                return String(decoding: UnsafeBufferPointer(rebasing: url[..<end]), as: UTF8.self).lowercased()
+                return String(decoding: UnsafeBufferPointer(rebasing: url[..<end]), as: UTF8.self).asciiLowercased()
             }
             guard isASCIILetter(byte) || isASCIIDigit(byte) || byte == UInt8(ascii: "+") || byte == UInt8(ascii: "-")
                 || byte == UInt8(ascii: ".") else { return nil }

@@ -150,16 +150,15 @@ extension HTMLSanitizer {
             startLine()
         case .img:
             guard let src = scan.source.flatMap({ safeURL($0, allowMailto: false) }) else { return }
-            var attributes = [(name: "src", value: src)]
-            if let alt = scan.alternative.map({ plainAttribute($0) }), !alt.isEmpty { attributes.insert(("alt", alt), at: 0) }
+            let alt = scan.alternative.map { plainAttribute($0) }
             beforeContent()
-            appendImage(attributes: attributes)
+            appendImage(source: src, alternative: alt?.isEmpty == false ? alt : nil)
         case .a:
             if let depth = openDepth(of: .a) { close(downTo: depth) }
             guard stack.count < Self.maxDepth,
                   let href = scan.reference.flatMap({ safeURL($0, allowMailto: true) }) else { return }
             resolvePending()
-            push(.a, attributes: [("href", href)])
+            push(.a, link: href)
         case .strong, .em, .b, .i:
             guard stack.count < Self.maxDepth else { return }
             resolvePending()

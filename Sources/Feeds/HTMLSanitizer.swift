@@ -1,5 +1,8 @@
 import EarshotCore
 import FoundationEssentials
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// The single pass behind `ShowNotes.sanitize`: a lenient HTML tokenizer (comments, bogus comments,
 /// raw-text elements, quoted attributes, character references, as browsers read them) feeding a small
@@ -94,7 +97,7 @@ struct HTMLSanitizer {
         }
         while stack.count > 1 { popTop() }
         dropTrailingBreaks(from: 0)
-        return SanitizedHTML(sanitizedHTML: out.finish())  // a string of exactly its size: the buffer stays behind
+        return SanitizedHTML(writtenBy: out)
     }
 
     /// Where a run of ordinary bytes starting before `start` ends (a local loop: the hot one).
@@ -167,9 +170,13 @@ struct HTMLSanitizer {
         out.open(NoteElement.br.name)
     }
 
-    /// An image in the current element; attributes in name order.
-    mutating func appendImage(attributes: [(name: String, value: String)]) {
-        out.open(NoteElement.img.name, sortedAttributes: attributes)
+    /// An image in the current element.
+    mutating func appendImage(source: String, alternative: String?) {
+        if let alternative {
+            out.open(NoteElement.img.name, "alt", alternative, "src", source)  // name order
+        } else {
+            out.open(NoteElement.img.name, "src", source)
+        }
     }
 
     /// Whether the current element already shows something.
@@ -177,10 +184,10 @@ struct HTMLSanitizer {
 
     // MARK: Tree
 
-    /// Opens `element` inside the current one; attributes in name order.
-    mutating func push(_ element: NoteElement, attributes: [(name: String, value: String)] = []) {
+    /// Opens `element` inside the current one (a link with its `href`).
+    mutating func push(_ element: NoteElement, link: String? = nil) {
         let start = out.bytes.count
-        out.open(element.name, sortedAttributes: attributes)
+        if let link { out.open(element.name, "href", link) } else { out.open(element.name) }
         stack.append(Open(element: element, start: start, contentStart: out.bytes.count))
     }
 
@@ -230,11 +237,14 @@ struct HTMLSanitizer {
 
     /// The index of the next `byte` at or after `start`, or nil.
     func next(_ byte: UInt8, from start: Int) -> Int? {
-        var cursor = start
-        while cursor < bytes.count {
-            if bytes[cursor] == byte { return cursor }
-            cursor += 1
-        }
-        return nil
+        Self.find(byte, in: bytes, from: start)
+    }
+
+    /// The index of the next `byte` in `bytes` at or after `start`, or nil (libc's `memchr`, which reads
+    /// many bytes at a time: attribute values and skipped content are long).
+    static func find(_ byte: UInt8, in bytes: UnsafeBufferPointer<UInt8>, from start: Int) -> Int? {
+        guard start < bytes.count, let base = bytes.baseAddress else { return nil }
+        guard let found = memchr(base + start, Int32(byte), bytes.count - start) else { return nil }
+        return UnsafeRawPointer(found) - UnsafeRawPointer(base)
     }
 }

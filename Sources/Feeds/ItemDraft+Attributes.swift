@@ -19,9 +19,9 @@ extension ItemDraft {
         case .guid:
             // RSS: a guid is a link unless it says otherwise.
             guidIsPermaLink = !isAtom
-                && (attribute("isPermaLink")?.trimmingASCIIWhitespace().lowercased() ?? "true") == "true"
+                && (attribute("isPermaLink")?.trimmingASCIIWhitespace().asciiLowercased() ?? "true") == "true"
         case .atomContentType, .atomSummaryType:
-            atomTextType = attribute("type")?.trimmingASCIIWhitespace().lowercased() ?? "text"
+            atomTextType = attribute("type")?.trimmingASCIIWhitespace().asciiLowercased() ?? "text"
         case .itemPerson:
             pendingPerson = FeedBuilder.person(attribute, baseURL: baseURL)
         case .podcastChapters:
@@ -80,7 +80,7 @@ extension ItemDraft {
     /// Atom `<link>` (in an entry or as `atom:link` in an RSS item): an enclosure, a payment link or the
     /// episode's web page (an `alternate` HTML link; Atom's default type for a link is HTML here).
     private mutating func storeLink(_ attribute: (String) -> String?, baseURL: URL) {
-        let rel = attribute("rel")?.trimmingASCIIWhitespace().lowercased() ?? "alternate"
+        let rel = attribute("rel")?.trimmingASCIIWhitespace().asciiLowercased() ?? "alternate"
         switch rel {
         case "enclosure":
             addEnclosure(url: attribute("href"), type: attribute("type"), length: attribute("length"),
@@ -90,7 +90,7 @@ extension ItemDraft {
                 details.paymentURL = attribute("href").flatMap { FeedValues.resolve($0, against: baseURL) }
             }
         case "alternate", "self":
-            let type = attribute("type")?.trimmingASCIIWhitespace().lowercased() ?? "text/html"
+            let type = attribute("type")?.trimmingASCIIWhitespace().asciiLowercased() ?? "text/html"
             if link == nil, type == "text/html", let href = attribute("href") {
                 link = FeedValues.resolve(href, against: baseURL)
             }
@@ -111,8 +111,8 @@ extension ItemDraft {
     /// say (empty, `application/octet-stream`, a playlist), 0 for what no player plays (images, text,
     /// documents, Flash, torrents).
     static func playability(type: String, medium: String?) -> Int {
-        let type = type.lowercased()
-        let medium = medium?.trimmingASCIIWhitespace().lowercased() ?? ""
+        let type = type.asciiLowercased()
+        let medium = medium?.trimmingASCIIWhitespace().asciiLowercased() ?? ""
         if type.hasPrefix("audio/") || type.hasPrefix("video/") || medium == "audio" || medium == "video" {
             return 2
         }

@@ -47,6 +47,6 @@ public enum ShowNotes {
             }
             if lines > 0 { out.close("p") }
         }
-        return SanitizedHTML(sanitizedHTML: out.finish())
+        return SanitizedHTML(writtenBy: out)
     }
 }

@@ -34,28 +34,29 @@ final class XMLEventStream {
         /// The value of attribute `name` ("url", or "xml:base" with its prefix), or nil when absent.
         func attribute(_ name: String) -> String? {
             guard let attributes, attributeCount > 0 else { return nil }
-            var wantedPrefix: Substring?
-            var wantedName = Substring(name)
-            if let colon = name.firstIndex(of: ":") {
-                wantedPrefix = name[..<colon]
-                wantedName = name[name.index(after: colon)...]
-            }
-            for index in 0..<attributeCount {
-                let entry = attributes + 5 * index
-                guard let local = entry[0], let value = entry[3], let end = entry[4],
-                      Self.equal(local, wantedName) else { continue }
-                if let wantedPrefix {
-                    guard let prefix = entry[1], Self.equal(prefix, wantedPrefix) else { continue }
-                } else if entry[1] != nil {
-                    continue
+            var name = name
+            // The wanted name's bytes (callers pass literals: no copy), split at a prefix's colon.
+            return name.withUTF8 { wanted -> String? in
+                let colon = wanted.firstIndex(of: UInt8(ascii: ":"))
+                let wantedPrefix = colon.map { UnsafeBufferPointer(rebasing: wanted[..<$0]) }
+                let wantedName = colon.map { UnsafeBufferPointer(rebasing: wanted[($0 + 1)...]) } ?? wanted
+                for index in 0..<attributeCount {
+                    let entry = attributes + 5 * index
+                    guard let local = entry[0], let value = entry[3], let end = entry[4],
+                          Self.equal(local, wantedName) else { continue }
+                    if let wantedPrefix {
+                        guard let prefix = entry[1], Self.equal(prefix, wantedPrefix) else { continue }
+                    } else if entry[1] != nil {
+                        continue
+                    }
+                    let bytes = UnsafeBufferPointer(start: value, count: end - value)
+                    let text = String(decoding: bytes, as: UTF8.self)
+                    // Without entity substitution, libxml2 hands every "&" of a value over as "&#38;" (so a
+                    // tree builder could re-read it); no other "&" can be there.
+                    return bytes.contains(UInt8(ascii: "&")) ? text.replacing("&#38;", with: "&") : text
                 }
-                let bytes = UnsafeBufferPointer(start: value, count: end - value)
-                let text = String(decoding: bytes, as: UTF8.self)
-                // Without entity substitution, libxml2 hands every "&" of a value over as "&#38;" (so a
-                // tree builder could re-read it); no other "&" can be there.
-                return bytes.contains(UInt8(ascii: "&")) ? text.replacing("&#38;", with: "&") : text
+                return nil
             }
-            return nil
         }
 
         /// The name as written ("itunes:image"), for messages.
@@ -69,9 +70,10 @@ final class XMLEventStream {
             buffer.append(contentsOf: UnsafeBufferPointer(start: localName, count: Int(xmlStrlen(localName))))
         }
 
-        fileprivate static func equal(_ string: UnsafePointer<xmlChar>, _ expected: Substring) -> Bool {
+        /// Whether the NUL-terminated `string` spells exactly `expected`.
+        fileprivate static func equal(_ string: UnsafePointer<xmlChar>, _ expected: UnsafeBufferPointer<UInt8>) -> Bool {
             var index = 0
-            for byte in expected.utf8 {
+            for byte in expected {
                 guard string[index] == byte else { return false }
                 index += 1
             }
@@ -82,7 +84,9 @@ final class XMLEventStream {
     private let handler: XMLEventHandler
     private let errors = ErrorSink()
     private var context: xmlParserCtxtPtr?
-    var names = NameCache()
+    // Unchecked: touched once per element, only from this stream's own callbacks on one thread; a
+    // run-time exclusivity check per access (a thread-local lookup each) cost more than the lookup.
+    @exclusivity(unchecked) var names = NameCache()
 
     /// How much of the document libxml2 gets at a time: big enough that a CDATA section rarely spans
     /// chunks (libxml2 re-scans a chunk for a section's end), small enough not to copy the whole input.

@@ -1,5 +1,8 @@
 import CLibXML2
 import FoundationEssentials
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// Turns the current element's name into a `FeedElement` without building a String per element.
 ///
@@ -19,6 +22,11 @@ struct NameCache {
     }
 
     private var entries: [Key: Entry] = [:]
+
+    /// Whether `name` spells the `length` bytes at `bytes` (one `memcmp`, not a byte loop).
+    private static func same(_ name: [UInt8], _ bytes: UnsafePointer<xmlChar>, _ length: Int) -> Bool {
+        name.count == length && name.withUnsafeBufferPointer { $0.baseAddress.map { memcmp($0, bytes, length) == 0 } ?? (length == 0) }
+    }
     /// SAX reports an undeclared prefix apart from the local name; the pair is cached by both pointers.
     private var prefixed: [PrefixedKey: Entry] = [:]
 
@@ -35,8 +43,7 @@ struct NameCache {
         // A prefix without a namespace is an undeclared one ("itunes:duration" with no xmlns:itunes).
         if namespaceURI == nil, let prefix {
             let key = PrefixedKey(prefix: UInt(bitPattern: prefix), name: UInt(bitPattern: localName))
-            if let entry = prefixed[key], entry.name.count == length,
-               entry.name.elementsEqual(UnsafeBufferPointer(start: localName, count: length)) {
+            if let entry = prefixed[key], Self.same(entry.name, localName, length) {
                 return entry.element
             }
             let nameBytes = Array(UnsafeBufferPointer(start: localName, count: length))
@@ -46,8 +53,7 @@ struct NameCache {
             return element
         }
         let key = Key(namespace: UInt(bitPattern: namespaceURI), name: UInt(bitPattern: localName))
-        if let entry = entries[key], entry.name.count == length,
-           entry.name.elementsEqual(UnsafeBufferPointer(start: localName, count: length)) {
+        if let entry = entries[key], Self.same(entry.name, localName, length) {
             return entry.element
         }
         let nameBytes = Array(UnsafeBufferPointer(start: localName, count: length))
@@ -62,8 +68,7 @@ struct NameCache {
         let namespace = xmlTextReaderConstNamespaceUri(reader)
         let key = Key(namespace: UInt(bitPattern: namespace), name: UInt(bitPattern: name))
         let length = Int(xmlStrlen(name))
-        if let entry = entries[key], entry.name.count == length,
-           entry.name.elementsEqual(UnsafeBufferPointer(start: name, count: length)) {
+        if let entry = entries[key], Self.same(entry.name, name, length) {
             return entry.element
         }
         let nameBytes = Array(UnsafeBufferPointer(start: name, count: length))
