@@ -29,6 +29,13 @@ public struct SanitizedHTML: Sendable, Hashable {
 
     /// Bytes a `Writer` wrote (UTF-8 by construction; anything else is read leniently, never trusted).
     public init(writtenBy writer: Writer) {
+        // Feeds are UTF-8 by the time they are parsed, but a document libxml2 recovered from can hand
+        // over stray bytes: anything invalid is replaced (U+FFFD), as `String` would, so the bytes always
+        // read back as they were written.
+        guard writer.bytes.withUnsafeBufferPointer(UTF8Check.isValid) else {
+            utf8 = Array(String(decoding: writer.bytes, as: UTF8.self).utf8)
+            return
+        }
         // Exactly sized (the writer's spare capacity stays behind), copied in one block.
         utf8 = writer.bytes.withUnsafeBufferPointer { written in
             [UInt8](unsafeUninitializedCapacity: written.count) { copy, count in
@@ -251,5 +258,46 @@ extension SanitizedHTML {
             }
             if count > runStart { bytes.append(contentsOf: UnsafeBufferPointer(rebasing: buffer[runStart...])) }
         }
+    }
+}
+
+/// Whether bytes are well-formed UTF-8 (no overlong forms, surrogates or code points past U+10FFFF),
+/// eight ASCII bytes at a time: show notes are mostly ASCII, and `String`'s own check of 20 MB of
+/// them cost more than sanitizing them.
+enum UTF8Check {
+    static func isValid(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        let count = bytes.count
+        var index = 0
+        while index < count {
+            if let base = bytes.baseAddress, index + 8 <= count,
+               UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self) & 0x8080_8080_8080_8080 == 0 {
+                index += 8
+                continue
+            }
+            let lead = bytes[index]
+            if lead < 0x80 {
+                index += 1
+                continue
+            }
+            let length: Int
+            var low: UInt8 = 0x80
+            var high: UInt8 = 0xBF
+            switch lead {
+            case 0xC2...0xDF: length = 2
+            case 0xE0: length = 3; low = 0xA0
+            case 0xE1...0xEC, 0xEE...0xEF: length = 3
+            case 0xED: length = 3; high = 0x9F
+            case 0xF0: length = 4; low = 0x90
+            case 0xF1...0xF3: length = 4
+            case 0xF4: length = 4; high = 0x8F
+            default: return false
+            }
+            guard index + length <= count else { return false }
+            let second = bytes[index + 1]
+            guard second >= low, second <= high else { return false }
+            for offset in 2..<max(2, length) where bytes[index + offset] & 0xC0 != 0x80 { return false }
+            index += length
+        }
+        return true
     }
 }

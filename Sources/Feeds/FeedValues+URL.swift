@@ -7,7 +7,12 @@ extension FeedValues {
     /// Absolute `http(s)` links, nearly all of them, are returned as written without a trip through `URL`;
     /// only relative ones pay for Foundation's resolution. Spaces inside a link are percent-encoded.
     public static func resolve(_ link: String, against base: URL) -> String? {
-        link.withUTF8Bytes { resolve(bytes: $0, against: base) }
+        // The usual case, an absolute http(s) link with nothing to trim or encode, is the string itself.
+        let asWritten = link.withUTF8Bytes { bytes in
+            hasHTTPScheme(bytes) && !isASCIIWhitespace(bytes[bytes.count - 1]) && !bytes.contains(0x20)
+        }
+        if asWritten { return link }
+        return link.withUTF8Bytes { resolve(bytes: $0, against: base) }
     }
 
     static func resolve(bytes: UnsafeBufferPointer<UInt8>, against base: URL) -> String? {

@@ -76,6 +76,20 @@ import TestSupport
         #expect(String(decoding: try encoder.encode(nodes), as: UTF8.self) == expected)
     }
 
+    /// Bytes that are not UTF-8 (a document libxml2 recovered from can hand some over) are replaced as
+    /// `String` replaces them, so what is stored always reads back as written (a fuzzer's finding).
+    @Test func storesOnlyValidUTF8() {
+        let cases: [[UInt8]] = [[0xFF, 0xFF, 0xFF], [0x61, 0xC3], [0xE0, 0x80, 0x80], [0xED, 0xA0, 0x80],
+                                [0xF4, 0x90, 0x80, 0x80], [0xC0, 0xAF], Array("plain café ☕ 𝄞".utf8)]
+        for bytes in cases {
+            var writer = SanitizedHTML.Writer()
+            bytes.withUnsafeBufferPointer { writer.text($0) }
+            let notes = SanitizedHTML(writtenBy: writer)
+            #expect(notes.utf8 == Array(String(decoding: bytes, as: UTF8.self).utf8), "\(bytes)")
+            #expect(SanitizedHTML(nodes: notes.nodes) == notes, "\(bytes)")
+        }
+    }
+
     /// Pages and stored rows see the tree, exactly as they did when notes were held as one.
     @Test func codesAsTheTree() throws {
         let nodes: [RichText] = [.element("p", attributes: [:], children: [.text("Hi "), .element("em", attributes: [:], children: [.text("there")])])]
