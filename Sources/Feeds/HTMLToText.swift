@@ -167,9 +167,7 @@ struct HTMLToText {
             if byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "'") {
                 let isDouble = byte == UInt8(ascii: "\"")
                 if !(isDouble ? noMoreDoubleQuote : noMoreSingleQuote) {
-                    var close = cursor + 1
-                    while close < count, bytes[close] != byte { close += 1 }
-                    if close < count {
+                    if let close = HTMLSanitizer.find(byte, in: bytes, from: cursor + 1) {
                         cursor = close + 1
                         continue
                     }
