@@ -1,3 +1,5 @@
+import EarshotCore
+
 /// Repairs for the encoding mistakes real feeds make, applied only after libxml2 refused the bytes.
 enum FeedEncoding {
     /// A copy of a document with its invalid bytes made readable, and the warning that says so.
@@ -73,28 +75,9 @@ enum FeedEncoding {
         return Repair(bytes: out, warning: sentences.joined(separator: " "))
     }
 
-    /// The length of the well-formed UTF-8 sequence at `index` (no overlong forms, surrogates or code
-    /// points past U+10FFFF), or nil.
+    /// The length of the well-formed UTF-8 sequence at `index`, or nil.
     static func validSequenceLength(_ bytes: UnsafeRawBufferPointer, at index: Int) -> Int? {
-        let lead = bytes[index]
-        let length: Int
-        var low: UInt8 = 0x80
-        var high: UInt8 = 0xBF
-        switch lead {
-        case 0xC2...0xDF: length = 2
-        case 0xE0: length = 3; low = 0xA0
-        case 0xE1...0xEC, 0xEE, 0xEF: length = 3
-        case 0xED: length = 3; high = 0x9F
-        case 0xF0: length = 4; low = 0x90
-        case 0xF1...0xF3: length = 4
-        case 0xF4: length = 4; high = 0x8F
-        default: return nil
-        }
-        guard index + length <= bytes.count else { return nil }
-        let second = bytes[index + 1]
-        guard second >= low, second <= high else { return nil }
-        for offset in 2..<max(length, 2) where bytes[index + offset] & 0xC0 != 0x80 { return nil }
-        return length
+        UTF8Check.validSequenceLength(bytes, at: index)
     }
 
     /// What a Windows-1252 byte stands for; the five bytes it leaves undefined become U+FFFD.

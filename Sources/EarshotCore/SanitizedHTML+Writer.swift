@@ -1,0 +1,179 @@
+extension SanitizedHTML {
+    /// Writes sanitized notes as HTML, an element at a time (`open`/`close`) or from a tree (`write`).
+    /// Escapes text and attribute values; knows nothing of which elements are allowed (its callers do).
+    public struct Writer {
+        public private(set) var bytes: [UInt8] = []
+
+        public init() {}
+
+        public init(reusing buffer: [UInt8]) {
+            bytes = buffer
+            bytes.removeAll(keepingCapacity: true)
+        }
+
+        /// Elements written without content or an end tag.
+        public static func isVoid(_ tag: String) -> Bool { tag == "br" || tag == "img" }
+
+        /// `<tag a="v" …>`, attributes in name order (the same notes always give the same string).
+        public mutating func open(_ tag: String, attributes: [String: String] = [:]) {
+            open(tag, sortedAttributes: attributes.sorted { $0.key < $1.key }.map { ($0.key, $0.value) })
+        }
+
+        /// `<tag a="v" …>` with the attributes already in name order.
+        public mutating func open(_ tag: String, sortedAttributes: [(name: String, value: String)]) {
+            bytes.append(UInt8(ascii: "<"))
+            append(tag)
+            for (name, value) in sortedAttributes { attribute(name, value) }
+            bytes.append(UInt8(ascii: ">"))
+        }
+
+        /// `<tag>`. (The sanitizer's overloads take no array: it opens a quarter of a million tags on a
+        /// large feed.)
+        public mutating func open(_ tag: String) {
+            bytes.append(UInt8(ascii: "<"))
+            append(tag)
+            bytes.append(UInt8(ascii: ">"))
+        }
+
+        /// `<tag name="value">`.
+        public mutating func open(_ tag: String, _ name: String, _ value: String) {
+            bytes.append(UInt8(ascii: "<"))
+            append(tag)
+            attribute(name, value)
+            bytes.append(UInt8(ascii: ">"))
+        }
+
+        /// `<tag name="value" name2="value2">`, `name` before `name2` in name order.
+        public mutating func open(_ tag: String, _ name: String, _ value: String, _ name2: String, _ value2: String) {
+            bytes.append(UInt8(ascii: "<"))
+            append(tag)
+            attribute(name, value)
+            attribute(name2, value2)
+            bytes.append(UInt8(ascii: ">"))
+        }
+
+        private mutating func attribute(_ name: String, _ value: String) {
+            bytes.append(0x20)
+            append(name)
+            bytes.append(UInt8(ascii: "="))
+            bytes.append(UInt8(ascii: "\""))
+            var value = value
+            value.withUTF8 { appendEscaped(buffer: $0, quote: true) }
+            bytes.append(UInt8(ascii: "\""))
+        }
+
+        public mutating func close(_ tag: String) {
+            bytes.append(UInt8(ascii: "<"))
+            bytes.append(UInt8(ascii: "/"))
+            append(tag)
+            bytes.append(UInt8(ascii: ">"))
+        }
+
+        /// A name's bytes as they are (a copy of contiguous UTF-8, not a walk over `String.UTF8View`).
+        private mutating func append(_ name: String) {
+            var name = name
+            name.withUTF8 { bytes.append(contentsOf: $0) }
+        }
+
+        /// Text (UTF-8), escaped. (Concrete, not generic over sequences: a generic public method called
+        /// from another module runs unspecialized, through witness tables, byte by byte.)
+        public mutating func text(_ text: [UInt8]) {
+            text.withUnsafeBufferPointer { appendEscaped(buffer: $0, quote: false) }
+        }
+
+        /// Text (UTF-8), escaped.
+        public mutating func text(_ text: UnsafeBufferPointer<UInt8>) {
+            appendEscaped(buffer: text, quote: false)
+        }
+
+        /// One byte of text (UTF-8), escaped.
+        public mutating func text(byte: UInt8) {
+            switch byte {
+            case UInt8(ascii: "&"): bytes.append(contentsOf: "&amp;".utf8)
+            case UInt8(ascii: "<"): bytes.append(contentsOf: "&lt;".utf8)
+            case UInt8(ascii: ">"): bytes.append(contentsOf: "&gt;".utf8)
+            default: bytes.append(byte)
+            }
+        }
+
+        /// Text, escaped.
+        public mutating func text(_ text: String) {
+            var text = text
+            text.withUTF8 { appendEscaped(buffer: $0, quote: false) }
+        }
+
+        public mutating func write(_ node: RichText) {
+            switch node {
+            case .text(let text):
+                self.text(text)
+            case .element(let tag, let attributes, let children):
+                open(tag, attributes: attributes)
+                guard !Self.isVoid(tag) else { return }
+                for child in children { write(child) }
+                close(tag)
+            }
+        }
+
+        /// Drops what was written from `offset` on (an element that stayed empty).
+        public mutating func truncate(to offset: Int) {
+            bytes.removeLast(bytes.count - offset)
+        }
+
+        /// Whether the bytes end with `<br>` after `offset`.
+        public func endsWithBreak(after offset: Int) -> Bool {
+            let count = bytes.count
+            return count - 4 >= offset && bytes[count - 4] == UInt8(ascii: "<") && bytes[count - 3] == UInt8(ascii: "b")
+                && bytes[count - 2] == UInt8(ascii: "r") && bytes[count - 1] == UInt8(ascii: ">")
+        }
+
+        public func finish() -> String { String(decoding: bytes, as: UTF8.self) }
+
+        /// Whether any of the eight bytes of `word` is `byte` (the classic SWAR zero-byte test on
+        /// `word ^ byte×8`).
+        @inline(__always)
+        static func hasByte(_ word: UInt64, _ byte: UInt8) -> Bool {
+            let x = word ^ (0x0101_0101_0101_0101 &* UInt64(byte))
+            return (x &- 0x0101_0101_0101_0101) & ~x & 0x8080_8080_8080_8080 != 0
+        }
+
+        /// Copies runs that need no escaping in one go: notes are mostly such runs.
+        private mutating func appendEscaped(buffer: UnsafeBufferPointer<UInt8>, quote: Bool) {
+            var runStart = 0
+            var index = 0
+            let count = buffer.count
+            while index < count {
+                // Eight bytes at a time while none needs escaping (notes are mostly such text): a byte
+                // equal to one of the four makes `hasByte` true for its word.
+                if let base = buffer.baseAddress, index + 8 <= count {
+                    let word = UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self)
+                    if !(Self.hasByte(word, 0x26) || Self.hasByte(word, 0x3C) || Self.hasByte(word, 0x3E)
+                         || (quote && Self.hasByte(word, 0x22))) {
+                        index += 8
+                        continue
+                    }
+                }
+                let byte = buffer[index]
+                // `"`, `&`, `<` and `>` are all below 0x3F: letters and most text skip the switch.
+                if byte > UInt8(ascii: ">") {
+                    index += 1
+                    continue
+                }
+                let entity: StaticString
+                switch byte {
+                case UInt8(ascii: "&"): entity = "&amp;"
+                case UInt8(ascii: "<"): entity = "&lt;"
+                case UInt8(ascii: ">"): entity = "&gt;"
+                case UInt8(ascii: "\"") where quote: entity = "&quot;"
+                default:
+                    index += 1
+                    continue
+                }
+                if index > runStart { bytes.append(contentsOf: UnsafeBufferPointer(rebasing: buffer[runStart..<index])) }
+                entity.withUTF8Buffer { bytes.append(contentsOf: $0) }
+                index += 1
+                runStart = index
+            }
+            if count > runStart { bytes.append(contentsOf: UnsafeBufferPointer(rebasing: buffer[runStart...])) }
+        }
+    }
+}
