@@ -5,12 +5,14 @@ SWIFT ?= $(shell command -v swift 2>/dev/null || echo /opt/swift/usr/bin/swift)
 PORT ?= 8080
 # Audio output for `make run` (mpv's ao); empty lets mpv choose.
 AUDIO ?=
+# `make run LAN=1` also listens on the LAN (phones pair first; see SECURITY.md).
+LAN ?=
 TEST_OUTPUT ?= test-output
 
 .PHONY: run test build release setup-run setup-test swift-test browser-test bench fuzz clean
 
 run: setup-run release
-	.build/release/earshot serve --port $(PORT) $(if $(AUDIO),--audio-output $(AUDIO))
+	.build/release/earshot serve --port $(PORT) $(if $(AUDIO),--audio-output $(AUDIO)) $(if $(LAN),--lan)
 
 test: setup-test build
 	$(MAKE) swift-test
@@ -38,13 +40,15 @@ browser-test:
 	EARSHOT_BIN=.build/debug/earshot TEST_OUTPUT=$(abspath $(TEST_OUTPUT)) .venv/bin/python -m pytest -v Tests/e2e
 
 # Feed-parser benchmark against xmllint, podcastparser, feedparser and feedparser-rs, then the
-# many-clients benchmark (latency of a change to every client, CPU of 500 clients); not part of
-# `make test`. The tables are also written to .build/bench/feeds.md and .build/bench/clients.md.
+# many-clients benchmark (latency of a change to every client, CPU of 500 clients) and the downloads
+# benchmark (loopback throughput against curl); not part of
+# `make test`. The tables are also written to .build/bench/{feeds,clients,downloads}.md.
 bench: setup-run release
 	@scripts/bench-setup.sh
 	$(SWIFT) build -c release --product earshot-parse
 	.build/bench/venv/bin/python bench/feeds.py
 	.build/bench/venv/bin/python bench/clients.py
+	.build/bench/venv/bin/python bench/downloads.py
 
 # libFuzzer on the feed parser and the show-notes sanitizer for 10 minutes (Fuzz/README.md);
 # not part of `make test`. Findings land in .build/fuzz/findings/.

@@ -2,7 +2,7 @@
 import PackageDescription
 
 /// Earshot: a podcast player for a machine with speakers, driven from any browser.
-/// Layers point down only: earshot → Web → Playback, Library, Feeds → EarshotCore.
+/// Layers point down only: earshot → Web → Playback, Downloads, Library, Feeds → EarshotCore.
 let package = Package(
     name: "Earshot",
     platforms: [.macOS(.v14)],
@@ -18,6 +18,14 @@ let package = Package(
         .systemLibrary(name: "CWebSockets", pkgConfig: "libwebsockets", providers: [.apt(["libwebsockets-dev"])]),
         .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
         .systemLibrary(name: "CLibXML2", pkgConfig: "libxml-2.0", providers: [.apt(["libxml2-dev"])]),
+        // Downloads use libcurl directly (Sources/Downloads/CurlRequest.swift says why not URLSession).
+        .systemLibrary(name: "CCurl", pkgConfig: "libcurl", providers: [.apt(["libcurl4-openssl-dev"])]),
+        // Artwork resizing: gdk-pixbuf is the smallest well-kept decoder/scaler in Debian (libvips-dev
+        // and MagickWand pull in dozens of libraries); linked by name (its shim.h says why, as CMPV);
+        // only Sources/Artwork/ImageResizer.swift imports it (scripts/setup.sh installs it).
+        .systemLibrary(name: "CGdkPixbuf"),
+        // QR codes for pairing a phone (Debian's libqrencode; only Sources/Web/QRCode.swift imports it).
+        .systemLibrary(name: "CQRencode", pkgConfig: "libqrencode", providers: [.apt(["libqrencode-dev"])]),
 
         .target(name: "EarshotCore"),
         .target(name: "Mustache"),
@@ -26,9 +34,13 @@ let package = Package(
         // stack) is then loaded only by what fetches, not by everything that parses.
         .target(name: "FeedFetching", dependencies: ["Feeds", "EarshotCore"]),
         .target(name: "Library", dependencies: ["EarshotCore", "CSQLite"]),
-        .target(name: "Playback", dependencies: ["EarshotCore", "Library", "CMPV"]),
-        .target(name: "Web", dependencies: ["EarshotCore", "Library", "Feeds", "FeedFetching", "Playback", "Mustache", "CWebSockets"]),
-        .executableTarget(name: "earshot", dependencies: ["Web", "Playback", "Library", "Feeds", "FeedFetching", "EarshotCore"]),
+        // FeedFetching: the engine fetches Podcasting 2.0 chapters files itself (PlaybackEngine+Chapters).
+        .target(name: "Playback", dependencies: ["EarshotCore", "Library", "FeedFetching", "CMPV"]),
+        // Artwork: fetched once, resized with gdk-pixbuf, kept on disk and served by Web.
+        .target(name: "Artwork", dependencies: ["EarshotCore", "FeedFetching", "CGdkPixbuf"]),
+        .target(name: "Web", dependencies: ["EarshotCore", "Library", "Feeds", "FeedFetching", "Playback", "Downloads", "Mustache", "CWebSockets", "Artwork", "CQRencode"]),
+        .target(name: "Downloads", dependencies: ["EarshotCore", "Library", "CCurl"]),
+        .executableTarget(name: "earshot", dependencies: ["Web", "Playback", "Downloads", "Library", "Feeds", "FeedFetching", "EarshotCore"]),
         // The feed parser alone, for `make bench` (Sources/earshot-parse/main.swift says why).
         .executableTarget(name: "earshot-parse", dependencies: ["Feeds"]),
         .target(name: "TestSupport", dependencies: ["EarshotCore"]),
@@ -39,7 +51,9 @@ let package = Package(
         .testTarget(name: "FeedFetchingTests", dependencies: ["FeedFetching", "Feeds", "EarshotCore", "TestSupport"]),
         .testTarget(name: "LibraryTests", dependencies: ["Library", "EarshotCore", "TestSupport"]),
         .testTarget(name: "PlaybackTests", dependencies: ["Playback", "Library", "EarshotCore", "TestSupport"]),
-        .testTarget(name: "WebTests", dependencies: ["Web", "Playback", "Library", "Feeds", "EarshotCore", "TestSupport"]),
+        .testTarget(name: "DownloadsTests", dependencies: ["Downloads", "Library", "EarshotCore", "TestSupport"]),
+        .testTarget(name: "WebTests", dependencies: ["Web", "Playback", "Downloads", "Library", "Feeds", "EarshotCore", "TestSupport"]),
+        .testTarget(name: "ArtworkTests", dependencies: ["Artwork", "EarshotCore", "Library", "TestSupport"]),
     ],
     swiftLanguageModes: [.v6]
 )

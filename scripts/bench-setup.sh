@@ -2,6 +2,7 @@
 # Installs what `make bench` needs and is missing; does nothing when all is there.
 #   xmllint (Debian's libxml2-utils): the streaming floor the parsers are measured against
 #   /usr/bin/time (Debian's time): peak memory of each measured process
+#   curl: what bench/downloads.py measures Earshot's downloads against
 #   .build/bench/venv: podcastparser, feedparser and feedparser-rs, pinned so numbers stay comparable
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -9,6 +10,7 @@ cd "$(dirname "$0")/.."
 missing=()
 command -v xmllint >/dev/null 2>&1 || missing+=(libxml2-utils)
 [ -x /usr/bin/time ] || missing+=(time)
+command -v curl >/dev/null 2>&1 || missing+=(curl)
 [ -x /usr/bin/python3 ] && ! /usr/bin/python3 -c "import ensurepip" 2>/dev/null && missing+=(python3-venv)
 if [ ${#missing[@]} -gt 0 ]; then
     echo "bench-setup: installing ${missing[*]}"

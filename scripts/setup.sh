@@ -6,10 +6,17 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 mode=${1:-run}
-packages=(libmpv-dev libwebsockets-dev libsqlite3-dev libxml2-dev pkg-config)
+packages=(libmpv-dev libwebsockets-dev libsqlite3-dev libxml2-dev pkg-config libcurl4-openssl-dev)
+# libqrencode-dev: the QR code of the pairing URL (Sources/CQRencode).
+packages+=(libqrencode-dev)
+# libgdk-pixbuf-2.0-dev: artwork resized into 96/256/512 px JPEGs (Sources/CGdkPixbuf); the smallest
+# well-kept image library in Debian (libvips-dev and MagickWand pull in dozens of libraries).
+packages+=(libgdk-pixbuf-2.0-dev)
 if [ "$mode" = test ]; then
     # libxml2-utils: xmllint checks that exported OPML is well-formed.
     packages+=(chromium chromium-driver python3-venv libxml2-utils)
+    # zbar-tools: tests read the pairing QR code back; iproute2: `ip netns` for the LAN tests.
+    packages+=(zbar-tools iproute2)
 fi
 
 missing=()

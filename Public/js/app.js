@@ -13,6 +13,7 @@ import { initConnectionIndicator } from './components/connection.js';
 import { initKeyboard } from './components/keyboard.js';
 import { initMediaSession } from './components/media-session.js';
 import { initMiniPlayer } from './components/mini-player.js';
+import { initPlaybackAlerts } from './components/playback-alerts.js';
 import { markNowPlaying } from './components/now-playing.js';
 import { libraryView } from './views/library.js';
 import { podcastView } from './views/podcast.js';
@@ -21,6 +22,12 @@ import { playerView } from './views/player.js';
 import { queueView } from './views/queue.js';
 import { playlistsView } from './views/playlists.js';
 import { playlistView } from './views/playlist.js';
+import { devicesView } from './views/devices.js';
+import { initPairingWatch } from './components/pairing-watch.js';
+import { downloadsView } from './views/downloads.js';
+import { downloads } from './core/downloads.js';
+import { initDownloadButtons } from './components/download-button.js';
+import { initDownloadStatus } from './components/download-status.js';
 import { notFoundView } from './views/problem.js';
 
 const ROUTES = [
@@ -32,6 +39,8 @@ const ROUTES = [
   { name: 'queue', pattern: /^\/queue$/, view: queueView },
   { name: 'playlists', pattern: /^\/playlists$/, view: playlistsView },
   { name: 'playlist', pattern: /^\/playlist\/(\d+)$/, view: playlistView },
+  { name: 'downloads', pattern: /^\/downloads$/, view: downloadsView },
+  { name: 'devices', pattern: /^\/devices$/, view: devicesView },
 ];
 
 const view = document.getElementById('view');
@@ -49,6 +58,8 @@ socket.on('state', (message) => player.apply(message));
 socket.on('time', (message) => player.apply(message));
 socket.on('library', () => library.load().catch((error) => toast(error.message, 'error')));
 socket.on('refresh', (message) => refresh.receive(message));
+// Every client gets a `downloads` message on connect, so a reconnect needs no fetch of its own.
+socket.on('downloads', (message) => downloads.receive(message));
 
 // A refresh that just finished changed feeds' status and error: refetch the lists.
 let refreshing = false;
@@ -58,14 +69,12 @@ refresh.subscribe((status) => {
 });
 socket.on('commandError', ({ message }) => toast(message, 'error'));
 
-let lastError = null;
+// The player's failures (a broken enclosure, …) and notices (an output unplugged) stay in a
+// strip above every view until they change or are dismissed.
+initPlaybackAlerts(view);
 player.subscribe((state, kind) => {
   if (kind === 'tick') return;
   markNowPlaying(view);
-  // The player reports a failure (a broken enclosure, …) once per distinct message.
-  const error = state?.error ?? null;
-  if (error && error !== lastError) toast(error, 'error');
-  lastError = error;
 });
 
 initActions();
@@ -74,6 +83,9 @@ initConnectionIndicator(document.getElementById('connection'));
 initKeyboard(document.getElementById('shortcuts'), document.getElementById('shortcuts-open'));
 initMiniPlayer(document.getElementById('mini-player'));
 initMediaSession();
+initDownloadButtons();
+initDownloadStatus(document.querySelector('.header-downloads'));
+initPairingWatch(); // a revoked device goes back to the pairing page
 socket.connect();
 
 // The first paint already shows the library; fetch the lists, then let the router take over.

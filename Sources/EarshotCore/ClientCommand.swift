@@ -21,13 +21,33 @@ public enum ClientCommand: Sendable, Equatable {
     case repeatMode(RepeatMode)
     /// Marks an episode played (from the top next time) or unplayed, by hand.
     case mark(episode: Int64, played: Bool)
-    /// Changes a listener preference (`PlaybackSettings`); kept in the library.
-    case settings(playedMargin: Double)
+    /// Changes listener preferences (`PlaybackSettings`: played margin, skip intervals); kept in the library.
+    case settings(PlaybackSettings.Change)
+    /// Sets (or with nil clears) the speed a podcast's episodes start at.
+    case podcastSpeed(podcast: Int64, rate: Double?)
+    /// Sets the sleep timer (replacing one already set).
+    case sleep(SleepTimer.Request)
+    /// Adds seconds to the sleep timer.
+    case sleepExtend(seconds: Double)
+    case sleepCancel
     /// A `playlist.*` command (named playlists).
     case playlist(PlaylistCommand)
+    /// Seeks to a chapter of the merged list (`PlaybackState.chapters`), by index.
+    case chapter(index: Int)
+    /// Next chapter; previous restarts the chapter when more than 3 s in (`ChapterNavigation`).
+    case chapterNext, chapterPrevious
+    /// A `download` / `download.*` command: carried out by the download manager, not the engine.
+    case download(DownloadCommand)
+    /// Plays through one of `PlaybackState.outputs` (by name; "auto": the system's), remembered.
+    case output(device: String)
 
     /// Speeds a listener may choose; pitch is kept at all of them.
-    public static let rateRange: ClosedRange<Double> = 0.5...3
+    public static let rateRange: ClosedRange<Double> = PlaybackSpeed.range
+    /// Volumes a listener may choose, in percent: above 100 amplifies (mpv's volume-max).
+    public static let volumeRange: ClosedRange<Double> = 0...130
+
+    /// Only a played margin: what `earshot serve --played-margin` sends.
+    public static func settings(playedMargin: Double) -> ClientCommand { .settings(.init(playedMargin: playedMargin)) }
 }
 
 /// A frame that could not become a command, with what to tell the client.
@@ -74,6 +94,8 @@ extension ClientCommand {
             return Int(value)
         }
         if name.hasPrefix("playlist.") { return .playlist(try PlaylistCommand.parse(name: name, fields: fields)) }
+        if let download = try DownloadCommand.parse(name: name, fields: fields) { return .download(download) }
+        if let control = try parseControl(name: name, fields: fields) { return control }
         switch name {
         case "play": return .play(episode: try episode())
         case "queue.add":
@@ -86,13 +108,14 @@ extension ClientCommand {
         case "mark":
             guard let played = fields["played"]?.bool else { throw CommandError("\"mark\" needs a boolean \"played\"") }
             return .mark(episode: try episode(), played: played)
-        case "settings":
-            let margin = try number("playedMargin")
-            let range = PlaybackSettings.playedMarginRange
-            guard range.contains(margin) else {
-                throw CommandError("playedMargin must be between \(Int(range.lowerBound)) and \(Int(range.upperBound)) seconds")
+        case "chapter": return .chapter(index: try index("index"))
+        case "chapter.next": return .chapterNext
+        case "output":
+            guard let device = fields["device"]?.string, !device.isEmpty, device.utf8.count <= 1000 else {
+                throw CommandError("\"output\" needs a device name \"device\" (one of state.outputs)")
             }
-            return .settings(playedMargin: margin)
+            return .output(device: device)
+        case "chapter.previous": return .chapterPrevious
         case "next": return .next
         case "previous": return .previous
         case "shuffle":
@@ -113,14 +136,6 @@ extension ClientCommand {
             guard to >= 0 else { throw CommandError("\"seek\" needs \"to\" ≥ 0") }
             return .seek(to: to)
         case "skip": return .skip(by: try number("by"))
-        case "rate":
-            let value = try number("value")
-            guard rateRange.contains(value) else { throw CommandError("rate must be between 0.5 and 3") }
-            return .rate(value)
-        case "volume":
-            let value = try number("value")
-            guard (0...100).contains(value) else { throw CommandError("volume must be between 0 and 100") }
-            return .volume(value)
         case "mute":
             guard let on = fields["on"]?.bool else { throw CommandError("\"mute\" needs a boolean \"on\"") }
             return .mute(on)

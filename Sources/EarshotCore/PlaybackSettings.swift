@@ -1,24 +1,91 @@
 import FoundationEssentials
 
 /// The listener's playback preferences: kept in the library (one settings row), changed with the
-/// `settings` command, sent to every client in each `state`.
+/// `settings` and `podcast.speed` commands, sent to every client in each `state`.
 public struct PlaybackSettings: Codable, Sendable, Equatable {
     /// Seconds before the end that count as the end: stopping there marks the episode played
     /// (see `ResumePoint.isFinished`, which also caps it at the last tenth of an episode).
     public var playedMargin: Double
+    /// Seconds the skip-back button, key and lock-screen control go back.
+    public var skipBack: Double
+    /// Seconds the skip-forward button, key and lock-screen control go forward.
+    public var skipForward: Double
+    /// The speed each podcast's episodes start at, by podcast id (podcasts without one start at
+    /// the speed last chosen for such podcasts).
+    public var podcastSpeeds: [Int64: Double]
 
     /// Margins a listener may choose: from "only the very end" to the last 10 minutes.
     public static let playedMarginRange: ClosedRange<Double> = 0...600
+    /// Skip intervals a listener may choose.
+    public static let skipRange: ClosedRange<Double> = 5...300
+    public static let defaultSkipBack: Double = 15
+    public static let defaultSkipForward: Double = 30
 
-    public init(playedMargin: Double = ResumePoint.defaultFinishedMargin) {
+    public init(playedMargin: Double = ResumePoint.defaultFinishedMargin,
+                skipBack: Double = defaultSkipBack, skipForward: Double = defaultSkipForward,
+                podcastSpeeds: [Int64: Double] = [:]) {
         self.playedMargin = playedMargin
+        self.skipBack = skipBack
+        self.skipForward = skipForward
+        self.podcastSpeeds = podcastSpeeds
     }
+
+    enum CodingKeys: String, CodingKey { case playedMargin, skipBack, skipForward, podcastSpeeds }
 
     /// A stored document with a key missing or out of range keeps that key's default: an old or
     /// hand-edited row never stops Earshot from starting.
     public init(from decoder: Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
-        let margin = (try? c.decodeIfPresent(Double.self, forKey: .playedMargin)) ?? nil
-        playedMargin = margin.flatMap { Self.playedMarginRange.contains($0) ? $0 : nil } ?? ResumePoint.defaultFinishedMargin
+        func value(_ key: CodingKeys, in range: ClosedRange<Double>, default fallback: Double) -> Double {
+            let found = (try? c.decodeIfPresent(Double.self, forKey: key)) ?? nil
+            return found.flatMap { range.contains($0) ? $0 : nil } ?? fallback
+        }
+        playedMargin = value(.playedMargin, in: Self.playedMarginRange, default: ResumePoint.defaultFinishedMargin)
+        skipBack = value(.skipBack, in: Self.skipRange, default: Self.defaultSkipBack)
+        skipForward = value(.skipForward, in: Self.skipRange, default: Self.defaultSkipForward)
+        // JSON keys are strings: podcast ids written out. Entries that make no sense are dropped.
+        let speeds = ((try? c.decodeIfPresent([String: Double].self, forKey: .podcastSpeeds)) ?? nil) ?? [:]
+        podcastSpeeds = [:]
+        for (key, rate) in speeds {
+            if let id = Int64(key), id > 0, PlaybackSpeed.range.contains(rate) { podcastSpeeds[id] = PlaybackSpeed.snapped(rate) }
+        }
+    }
+
+    public func encode(to encoder: Encoder) throws {
+        var c = encoder.container(keyedBy: CodingKeys.self)
+        try c.encode(playedMargin, forKey: .playedMargin)
+        try c.encode(skipBack, forKey: .skipBack)
+        try c.encode(skipForward, forKey: .skipForward)
+        try c.encode(Dictionary(uniqueKeysWithValues: podcastSpeeds.map { (String($0.key), $0.value) }), forKey: .podcastSpeeds)
+    }
+
+    /// What one `settings` command changes: any of the keys, the others stay.
+    public struct Change: Sendable, Equatable {
+        public var playedMargin: Double?
+        public var skipBack: Double?
+        public var skipForward: Double?
+
+        public init(playedMargin: Double? = nil, skipBack: Double? = nil, skipForward: Double? = nil) {
+            self.playedMargin = playedMargin; self.skipBack = skipBack; self.skipForward = skipForward
+        }
+    }
+
+    /// These settings with `change` applied; a value out of range is an error and changes nothing.
+    public func applying(_ change: Change) throws(CommandError) -> PlaybackSettings {
+        var next = self
+        if let margin = change.playedMargin {
+            guard Self.playedMarginRange.contains(margin) else {
+                throw CommandError("playedMargin must be between \(Int(Self.playedMarginRange.lowerBound)) and \(Int(Self.playedMarginRange.upperBound)) seconds")
+            }
+            next.playedMargin = margin
+        }
+        for (key, value) in [("skipBack", change.skipBack), ("skipForward", change.skipForward)] {
+            guard let value else { continue }
+            guard Self.skipRange.contains(value) else {
+                throw CommandError("\(key) must be between \(Int(Self.skipRange.lowerBound)) and \(Int(Self.skipRange.upperBound)) seconds")
+            }
+            if key == "skipBack" { next.skipBack = value } else { next.skipForward = value }
+        }
+        return next
     }
 }

@@ -57,6 +57,17 @@ public struct PlaybackState: Sendable, Equatable {
     public var repeatMode: RepeatMode = .off
     /// The listener's preferences (the played margin), so every client shows the same.
     public var settings = PlaybackSettings()
+    /// The sleep timer, nil when none is set (`SleepTimer.status`).
+    public var sleep: SleepStatus?
+    /// The host's audio outputs as mpv lists them (`audio-device-list`).
+    public var outputs: [AudioDevice] = []
+    /// The output the listener chose (`AudioDevice.automatic`: the system's); kept in the library.
+    public var output: String = AudioDevice.automatic
+    /// Why playback paused or changed without the listener asking (an output unplugged, mpv
+    /// restarted); cleared when the listener plays or resumes.
+    public var notice: String?
+    /// Episodes that could not be played since the server started, by id: what went wrong.
+    public var failures: [Int64: String] = [:]
 
     public init() {}
 

@@ -29,8 +29,7 @@ public enum ServerMessage: Sendable, Equatable {
     }
 }
 
-/// The `state` message's shape on the wire; sleep is fixed until the timer exists, so clients
-/// can already rely on the key.
+/// The `state` message's shape on the wire.
 private struct StateWire: Encodable {
     var type = "state"
     var seq: UInt64
@@ -45,24 +44,31 @@ private struct StateWire: Encodable {
     var queue: [Int64] = []
     var shuffle = false
     var `repeat` = "off"
-    var sleep: Double? = nil
+    var sleep: SleepStatus?
     var settings: PlaybackSettings
     var chapters: [Chapter]
     var chapter: Int
     var error: String?
+    var outputs: [AudioDevice]
+    var output: String
+    var notice: String?
+    var failures: [String: String]
 
     init(seq: UInt64, _ s: PlaybackState) {
         self.seq = seq; episode = s.episode; paused = s.paused; position = s.position
         duration = s.duration; rate = s.rate; volume = s.volume; muted = s.muted
         buffering = s.buffering; chapters = s.chapters; chapter = s.chapter; error = s.error
         queue = s.queue; shuffle = s.shuffle; self.repeat = s.repeatMode.rawValue
-        settings = s.settings
+        settings = s.settings; sleep = s.sleep
+        outputs = s.outputs; output = s.output; notice = s.notice
+        failures = Dictionary(uniqueKeysWithValues: s.failures.map { (String($0.key), $0.value) })
     }
 
     func encode(to encoder: Encoder) throws {
         enum K: String, CodingKey {
             case type, seq, episode, paused, position, duration, rate, volume, muted, buffering
             case queue, shuffle, `repeat`, sleep, settings, chapters, chapter, error
+            case outputs, output, notice, failures
         }
         var c = encoder.container(keyedBy: K.self)
         try c.encode(type, forKey: .type); try c.encode(seq, forKey: .seq)
@@ -75,6 +81,8 @@ private struct StateWire: Encodable {
         try c.encode(sleep, forKey: .sleep); try c.encode(settings, forKey: .settings)
         try c.encode(chapters, forKey: .chapters)
         try c.encode(chapter, forKey: .chapter); try c.encode(error, forKey: .error)
+        try c.encode(outputs, forKey: .outputs); try c.encode(output, forKey: .output)
+        try c.encode(notice, forKey: .notice); try c.encode(failures, forKey: .failures)
     }
 }
 

@@ -11,6 +11,15 @@ enum LibrarySchema {
         migrator.register("v3-playlists") { db in
             try db.execute(v3)
         }
+        migrator.register("v4-episode-chapters") { db in
+            try db.execute(episodeChapters) // LibrarySchema+Chapters.swift
+        }
+        migrator.register("v5-downloads") { db in
+            try db.execute(downloads) // LibrarySchema+Downloads.swift
+        }
+        migrator.register("v6-devices") { db in
+            try db.execute(devices) // LibrarySchema+Devices.swift
+        }
         return migrator
     }()
 

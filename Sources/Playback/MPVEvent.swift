@@ -34,6 +34,8 @@ public enum MPVProperty: Sendable, Equatable {
     case seeking(Bool)
     case chapters([Chapter])
     case chapter(Int)
+    /// mpv's `audio-device-list`: the host's outputs (changes when a device comes or goes).
+    case audioDevices([AudioDevice])
 }
 
 /// A failure reported by libmpv, with its own words.

@@ -22,6 +22,7 @@ extension MPVPlayer {
         Observed(name: "chapter", format: MPV_FORMAT_INT64) { data in
             data.map { .chapter(Int($0.load(as: Int64.self))) } ?? .chapter(-1)
         },
+        Observed(name: "audio-device-list", format: MPV_FORMAT_NODE) { .audioDevices(audioDevices($0)) },
     ]
 
     private static func double(_ data: UnsafeMutableRawPointer?) -> Double? {

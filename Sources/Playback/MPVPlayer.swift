@@ -6,27 +6,37 @@ import Foundation
 /// sent from any thread; one dedicated thread blocks in `mpv_wait_event`, decodes each event
 /// into `MPVEvent` and yields it to `events`.
 public final class MPVPlayer: @unchecked Sendable {
-    // @unchecked: `handle` is only ever passed to mpv's thread-safe functions, and after
-    // `shutdown()` nothing may use it (guarded by `lock`).
-    private let handle: OpaquePointer
-    private let lock = NSLock()
-    private var isShutDown = false
-    private let eventThreadDone = DispatchSemaphore(value: 0)
-    private let continuation: AsyncStream<MPVEvent>.Continuation
+    // @unchecked: `handle` is only ever passed to mpv's thread-safe functions; it, `generation`
+    // and `isShutDown` are read and replaced under `lock` (restart() swaps in a new mpv).
+    private(set) var handle: OpaquePointer
+    let lock = NSLock()
+    private(set) var isShutDown = false
+    /// Which mpv instance is current: an event thread whose number is stale stops yielding.
+    private var generation = 0
+    private var eventThreadDone = DispatchSemaphore(value: 0)
+    let continuation: AsyncStream<MPVEvent>.Continuation
+    private let audioOutput: String?
+    /// The watchdog's probe bookkeeping (MPVPlayer+Health), guarded by `lock`.
+    var health = MPVHealth()
 
-    /// Every event mpv reports, in order, decoded. Finishes after `shutdown()`.
+    /// Every event mpv reports, in order, decoded — across restarts. Finishes after `shutdown()`.
     public let events: AsyncStream<MPVEvent>
 
     /// Creates and initializes mpv for audio only.
     /// - Parameter audioOutput: mpv's `ao` (e.g. "null", "pulse", "alsa"); nil lets mpv choose.
     public init(audioOutput: String? = nil) throws {
+        self.audioOutput = audioOutput
+        handle = try Self.makeHandle(audioOutput: audioOutput)
+        (events, continuation) = AsyncStream.makeStream(of: MPVEvent.self, bufferingPolicy: .unbounded)
+        startEventThread(handle: handle, generation: 0, done: eventThreadDone)
+    }
+
+    /// A new, initialized mpv with Earshot's options and observed properties.
+    private static func makeHandle(audioOutput: String?, extra: [(String, String)] = []) throws -> OpaquePointer {
         earshot_mpv_set_c_numeric()
         guard let h = mpv_create() else {
             throw MPVError(code: -1, message: "mpv_create failed (out of memory?)", operation: "create")
         }
-        handle = h
-        (events, continuation) = AsyncStream.makeStream(of: MPVEvent.self, bufferingPolicy: .unbounded)
-
         var options: [(String, String)] = [
             ("vid", "no"), ("video", "no"), ("audio-display", "no"),
             ("terminal", "no"), ("input-default-bindings", "no"), ("input-vo-keyboard", "no"),
@@ -35,12 +45,20 @@ public final class MPVPlayer: @unchecked Sendable {
             // references or call out to youtube-dl.
             ("ytdl", "no"), ("load-scripts", "no"), ("access-references", "no"),
             ("load-unsafe-playlists", "no"),
-            ("audio-pitch-correction", "yes"),
+            // Speed keeps the pitch: scaletempo2 named in the chain rather than left to
+            // audio-pitch-correction's choice, so it is the same on every mpv and can be checked.
+            ("audio-pitch-correction", "yes"), ("af", "@tempo:scaletempo2"),
+            // Volumes up to 130 % (quiet recordings); the engine refuses more.
+            ("volume-max", "130"),
             ("cache", "yes"), ("demuxer-max-bytes", "32MiB"), ("demuxer-readahead-secs", "20"),
             ("network-timeout", "20"),
+            // The next queued episode is appended to mpv's playlist (PlaybackEngine+Preload):
+            // mpv opens it while the current one ends, so the switch costs no open.
+            ("prefetch-playlist", "yes"),
             ("user-agent", Earshot.userAgent),
         ]
         if let audioOutput, !audioOutput.isEmpty { options.append(("ao", audioOutput)) }
+        options += extra
         for (name, value) in options {
             let rc = mpv_set_option_string(h, name, value)
             if rc < 0 {
@@ -56,9 +74,40 @@ public final class MPVPlayer: @unchecked Sendable {
         for (index, entry) in Self.observed.enumerated() {
             mpv_observe_property(h, UInt64(index), entry.name, entry.format)
         }
-        let thread = Thread { [self] in self.runEventLoop() }
+        return h
+    }
+
+    private func startEventThread(handle: OpaquePointer, generation: Int, done: DispatchSemaphore) {
+        let box = HandleBox(handle: handle)
+        let thread = Thread { [self] in self.runEventLoop(handle: box.handle, generation: generation, done: done) }
         thread.name = "mpv-events"
         thread.start()
+    }
+
+    /// Replaces mpv with a new instance (same options, nothing loaded) after it quit or stopped
+    /// answering. The old instance's thread stops yielding at once; it is destroyed on a thread of
+    /// its own, since a hung mpv would block that call for good (the thread is then lost, not us).
+    /// `settings` (e.g. pause, speed, volume) are options of the new instance from its start, so
+    /// its first reports already agree with what the engine shows.
+    public func restart(settings: [(String, String)] = []) throws {
+        let fresh = try Self.makeHandle(audioOutput: audioOutput, extra: settings)
+        lock.lock()
+        guard !isShutDown else { lock.unlock(); mpv_terminate_destroy(fresh); return }
+        let old = handle, oldDone = eventThreadDone
+        handle = fresh
+        generation += 1
+        eventThreadDone = DispatchSemaphore(value: 0)
+        health = MPVHealth()
+        startEventThread(handle: fresh, generation: generation, done: eventThreadDone)
+        lock.unlock()
+        let box = HandleBox(handle: old)
+        let reaper = Thread {
+            mpv_wakeup(box.handle)
+            oldDone.wait()
+            mpv_terminate_destroy(box.handle)
+        }
+        reaper.name = "mpv-reaper"
+        reaper.start()
     }
 
     deinit { shutdown() }
@@ -96,21 +145,31 @@ public final class MPVPlayer: @unchecked Sendable {
         return mpv_get_property(handle, "time-pos", MPV_FORMAT_DOUBLE, &value) >= 0 ? value : nil
     }
 
+    /// Reads any property as mpv formats it ("2.000000", "yes", a filter list); nil when it is
+    /// unavailable. For checks and diagnostics: the engine follows observed properties instead.
+    public func property(_ name: String) -> String? {
+        lock.lock(); defer { lock.unlock() }
+        guard !isShutDown, let value = mpv_get_property_string(handle, name) else { return nil }
+        defer { mpv_free(value) }
+        return String(cString: value)
+    }
+
     /// Stops the event thread and destroys the handle. Safe to call more than once.
     public func shutdown() {
         lock.lock()
         if isShutDown { lock.unlock(); return }
         isShutDown = true
+        let handle = self.handle, done = eventThreadDone
         lock.unlock()
         mpv_wakeup(handle)
-        eventThreadDone.wait()
+        done.wait()
         mpv_terminate_destroy(handle)
         continuation.finish()
     }
 
     // MARK: - Sending
 
-    private func command(_ args: [String]) {
+    func command(_ args: [String]) {
         lock.lock(); defer { lock.unlock() }
         guard !isShutDown else { return }
         // mpv copies the strings before mpv_command_async returns.
@@ -124,7 +183,7 @@ public final class MPVPlayer: @unchecked Sendable {
         }
     }
 
-    private func setProperty(_ name: String, _ value: String) {
+    func setProperty(_ name: String, _ value: String) {
         lock.lock(); defer { lock.unlock() }
         guard !isShutDown else { return }
         var cValue: UnsafeMutablePointer<CChar>? = strdup(value)
@@ -137,15 +196,23 @@ public final class MPVPlayer: @unchecked Sendable {
 
     // MARK: - Receiving
 
-    private func runEventLoop() {
-        defer { eventThreadDone.signal() }
+    private func runEventLoop(handle: OpaquePointer, generation: Int, done: DispatchSemaphore) {
+        defer { done.signal() }
         while true {
-            lock.lock(); let stopping = isShutDown; lock.unlock()
+            lock.lock(); let stopping = isShutDown || generation != self.generation; lock.unlock()
             if stopping { return }
             guard let event = mpv_wait_event(handle, 1)?.pointee else { continue }
             if event.event_id == MPV_EVENT_NONE { continue }
-            if let decoded = decode(event) { continuation.yield(decoded) }
+            if isProbeReply(event) { continue }
+            if let decoded = decode(event) {
+                // A restart may have happened during the wait: the old mpv's last words are dropped.
+                lock.lock(); let current = generation == self.generation && !isShutDown; lock.unlock()
+                if current { continuation.yield(decoded) }
+            }
             if event.event_id == MPV_EVENT_SHUTDOWN { return }
         }
     }
 }
+
+/// An mpv handle handed to another thread: mpv's client API may be called from any thread.
+private struct HandleBox: @unchecked Sendable { let handle: OpaquePointer }

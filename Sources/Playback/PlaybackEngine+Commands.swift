@@ -6,15 +6,20 @@ extension PlaybackEngine {
     public func handle(_ command: ClientCommand) async throws(CommandError) {
         switch command {
         case .ping: return
+        case .download: throw CommandError("downloads are handled by the download manager") // EarshotServer routes them
         case .queueAdd, .queueRemove, .queueMove, .queueClear, .shuffle, .repeatMode, .next, .previous:
             try await handleQueue(command)
         case .playlist(let playlist): try await handlePlaylist(playlist)
+        case .chapter, .chapterNext, .chapterPrevious: try await handleChapter(command)
+        case .output(let device): try await chooseOutput(device)
         case .mark(let id, let played):
             do { try await store.setPlayed(episodeID: id, played: played) } catch {
                 throw CommandError("no episode with id \(id)")
             }
             if id == current?.id, played { savedPosition = 0 }
-        case .settings(let margin): try await setPlayedMargin(margin)
+        case .settings(let change): try await changeSettings(change)
+        case .rate, .volume, .mute, .podcastSpeed: try await handleSpeedAndVolume(command)
+        case .sleep, .sleepExtend, .sleepCancel: try handleSleep(command)
         case .play(let id): try await play(episodeID: id)
         case .pause: try requireEpisode(); setPaused(true); await savePosition(force: true)
         case .resume: try await resume()
@@ -26,18 +31,6 @@ extension PlaybackEngine {
         case .skip(let by):
             try requireEpisode()
             await seek(to: ResumePoint.skip(from: state.position, by: by, duration: state.duration))
-        case .rate(let value):
-            state.rate = value
-            player.setSpeed(value)
-            publishState()
-        case .volume(let value):
-            state.volume = value
-            player.setVolume(value)
-            publishState()
-        case .mute(let on):
-            state.muted = on
-            player.setMuted(on)
-            publishState()
         }
     }
 
@@ -46,7 +39,8 @@ extension PlaybackEngine {
     }
 
     /// Plays an episode from where the listener left off; the one already loaded just resumes.
-    func play(episodeID: Int64, fromQueue: Bool = false) async throws(CommandError) {
+    /// `paused`: open it without playing (what the sleep timer leaves for the morning).
+    func play(episodeID: Int64, fromQueue: Bool = false, paused: Bool = false) async throws(CommandError) {
         if state.episode?.id == episodeID, loaded {
             try await resume()
             return
@@ -65,7 +59,7 @@ extension PlaybackEngine {
         }
         let start = ResumePoint.start(saved: episode.position, duration: episode.duration, played: episode.played,
                                       margin: playedMargin)
-        load(episode, at: start)
+        load(episode, at: start, paused: paused)
     }
 
     /// Addresses mpv may open: the web, and our own bundled files ("/demo/…", resolved to
@@ -75,7 +69,7 @@ extension PlaybackEngine {
         return lower.hasPrefix("http://") || lower.hasPrefix("https://") || (url.hasPrefix("/") && !url.hasPrefix("//"))
     }
 
-    private func load(_ episode: Episode, at start: Double) {
+    private func load(_ episode: Episode, at start: Double, paused: Bool = false) {
         guard Self.isPlayable(episode.mediaURL) else {
             state.error = "cannot play \(episode.title): its address is not http(s) (\(episode.mediaURL.prefix(40)))"
             publishState()
@@ -89,12 +83,11 @@ extension PlaybackEngine {
         state.episode = NowPlaying(episode)
         state.position = start
         state.duration = episode.duration
-        state.paused = false
+        state.paused = paused
         state.buffering = true
-        state.chapters = []
-        state.chapter = -1
-        state.error = nil
-        player.load(resolveMedia(episode.mediaURL), start: start)
+        resetChapters(for: episode)
+        applyStartingSpeed(for: episode)
+        open(episode, at: start, paused: paused) // PlaybackEngine+Preload: clears the error, adopts a preloaded file
         publishState()
     }
 
@@ -111,8 +104,9 @@ extension PlaybackEngine {
         }
     }
 
-    private func setPaused(_ paused: Bool) {
+    func setPaused(_ paused: Bool) {
         guard state.paused != paused else { return }
+        if !paused { state.notice = nil } // the listener resumed: why it had paused is old news
         state.paused = paused
         player.setPaused(paused)
         publishState()
@@ -152,8 +146,8 @@ extension PlaybackEngine {
         state.duration = 0
         state.paused = true
         state.buffering = false
-        state.chapters = []
-        state.chapter = -1
+        resetChapters(for: nil)
+        clearSleep() // nothing left to stop
         publishState()
     }
 }

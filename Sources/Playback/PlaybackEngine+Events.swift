@@ -6,6 +6,8 @@ extension PlaybackEngine {
     /// `state`; the position alone only moves with the 0.5 s `time` ticks.
     func apply(_ event: MPVEvent) async {
         switch event {
+        case .property(.audioDevices(let devices)):
+            await devicesChanged(devices)
         case .property(let property):
             applyProperty(property)
         case .fileLoaded:
@@ -15,20 +17,25 @@ extension PlaybackEngine {
                 awaitingRestart = true
                 player.seek(to: target)
             }
-            state.buffering = false
             publishState()
         case .playbackRestart:
             // A seek or load finished: clients should see the new position now.
             if awaitingRestart, pendingSeek == nil { awaitingRestart = false }
+            playbackStarted()
             state.buffering = false
+            updateBuffering()
             publishState()
+            await syncPreload()
         case .endFile(let reason):
             await ended(reason)
         case .commandFailed(let message):
             // A seek or property change mpv refused (e.g. at the very end of a file): nothing a
             // listener can act on, and load failures arrive as `.endFile(.error)` instead.
             FileHandle.standardError.write(Data("earshot: mpv refused a command: \(message)\n".utf8))
-        case .startFile, .seek, .shutdown:
+        case .shutdown:
+            // mpv quit without being asked (our own shutdown never gets here): replace it.
+            await restartPlayer(because: "it quit")
+        case .startFile, .seek:
             break
         }
     }
@@ -55,22 +62,27 @@ extension PlaybackEngine {
             if loaded, paused != state.paused { state.paused = paused; publishState() }
         case .speed(let rate):
             if abs(rate - state.rate) > 0.0001 { state.rate = rate; publishState() }
-        case .volume(let volume):
-            if abs(volume - state.volume) > 0.01 { state.volume = volume; publishState() }
+        case .volume:
+            // Earshot is mpv's only client, so the state keeps the volume the listener chose:
+            // mpv's own is lower while the sleep timer fades, and its echoes would undo that.
+            break
         case .muted(let muted):
             if muted != state.muted { state.muted = muted; publishState() }
         case .pausedForCache(let waiting):
-            if loaded, waiting != state.buffering { state.buffering = waiting; publishState() }
-        case .seeking:
-            break
+            resilience.pausedForCache = waiting
+            updateBuffering()
+        case .seeking(let seeking):
+            seekingChanged(seeking) // PlaybackEngine+Recovery: only a slow seek is buffering
         case .chapters(let chapters):
-            if loaded, chapters != state.chapters {
-                state.chapters = chapters
-                state.chapter = PlaybackState.chapterIndex(at: state.position, in: chapters)
-                publishState()
+            // The file's own chapters: one source of the merged list (PlaybackEngine+Chapters).
+            if loaded, chapters != chapterSources.file {
+                chapterSources.file = chapters
+                chaptersChanged()
             }
         case .chapter:
             break // derived from the position, so it follows seeks without waiting on mpv
+        case .audioDevices:
+            break // needs to await the library: handled in `apply`
         }
     }
 
@@ -78,6 +90,12 @@ extension PlaybackEngine {
         guard loaded, let episode = current else { return }
         switch reason {
         case .eof:
+            noteEndOfFile()
+            if let early = EarlyEnd.reason(position: state.position, duration: state.duration,
+                                           isRemote: !episode.mediaURL.hasPrefix("/")) {
+                await endedEarly(episode, because: early) // PlaybackEngine+Recovery
+                return
+            }
             loaded = false
             state.paused = true
             state.buffering = false
@@ -87,7 +105,9 @@ extension PlaybackEngine {
             }
             publishState()
             await advanceAfterEnd()
+            settlePreload()
         case .error(let message):
+            noteEndOfFile()
             loaded = false
             state.paused = true
             state.buffering = false
@@ -97,6 +117,8 @@ extension PlaybackEngine {
                 state.error! += " — no sound device could be opened; start Earshot with --audio-output (e.g. pulse, pipewire, alsa)"
             }
             publishState()
+            await episodeFailed(episode, message: state.error ?? message)
+            settlePreload()
         case .stopped, .other:
             break // our own stop or a replacement load: already accounted for
         }

@@ -19,6 +19,7 @@ extension PlaybackEngine {
         if let data = try? JSONEncoder().encode(queue) {
             try? await store.setSetting(Self.queueSetting, String(decoding: data, as: UTF8.self))
         }
+        await syncPreload() // what follows the loaded episode may have changed
     }
 
     private func mirrorQueue() {
@@ -59,13 +60,16 @@ extension PlaybackEngine {
         publishState()
     }
 
-    /// After an episode ends: what the queue (and repeat) says comes next, or nothing.
+    /// After an episode ends: what the queue (and repeat) says comes next, or nothing. A sleep
+    /// timer waiting for this end leaves the next one open but paused.
     func advanceAfterEnd() async {
+        let sleeping = sleepEndsWithEpisode()
         guard let id = queue.episodeEnded() else {
             await queueChanged()
+            if sleeping { publishState() }
             return
         }
         await queueChanged()
-        try? await play(episodeID: id, fromQueue: true)
+        try? await play(episodeID: id, fromQueue: true, paused: sleeping)
     }
 }

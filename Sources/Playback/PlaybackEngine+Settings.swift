@@ -15,21 +15,25 @@ extension PlaybackEngine {
     /// The margin before an episode's end that counts as its end (what `ResumePoint` is given).
     var playedMargin: Double { state.settings.playedMargin }
 
-    /// Changes the played margin, stores it and tells every client. Applies from now on: an
-    /// episode already marked played stays so, and one already left is not re-judged.
-    func setPlayedMargin(_ seconds: Double) async throws(CommandError) {
-        guard PlaybackSettings.playedMarginRange.contains(seconds) else {
-            throw CommandError("playedMargin must be between 0 and \(Int(PlaybackSettings.playedMarginRange.upperBound)) seconds")
-        }
-        var settings = state.settings
-        settings.playedMargin = seconds
+    /// Changes preferences (the played margin, the skip intervals), stores them and tells every
+    /// client. A new margin applies from now on: an episode already marked played stays so, and
+    /// one already left is not re-judged.
+    func changeSettings(_ change: PlaybackSettings.Change) async throws(CommandError) {
+        try await storeSettings(try state.settings.applying(change))
+        publishState()
+    }
+
+    /// Writes `settings` to the library and makes them the state's; nothing changes when the
+    /// write fails.
+    func storeSettings(_ settings: PlaybackSettings) async throws(CommandError) {
         do {
-            let data = try JSONEncoder().encode(settings)
+            let encoder = JSONEncoder()
+            encoder.outputFormatting = .sortedKeys // the same row for the same settings
+            let data = try encoder.encode(settings)
             try await store.setSetting(Self.settingsKey, String(decoding: data, as: UTF8.self))
         } catch {
             throw CommandError("could not save the setting: \(error)")
         }
         state.settings = settings
-        publishState()
     }
 }

@@ -29,7 +29,15 @@ public actor PlaybackEngine {
     /// The episode's stored data, for saving and end-of-file bookkeeping.
     var current: Episode?
     var lastSaved = Date.distantPast
+    /// The loaded episode's chapters from each source; `state.chapters` is their merge.
+    public internal(set) var chapterSources = ChapterMerge()
+    /// Reads the loaded episode's Podcasting 2.0 chapters from the cache or the web.
+    var chapterTask: Task<Void, Never>?
     var savedPosition: Double = -1
+    /// Speed, volume fade and sleep timer bookkeeping (PlaybackEngine+Speed, +Sleep).
+    var controls = PlaybackControls()
+    /// Outputs, buffering, failures, mpv's health and preloading (PlaybackEngine+Recovery).
+    var resilience = PlaybackResilience()
     private var eventTask: Task<Void, Never>?
     private var tickTask: Task<Void, Never>?
 
@@ -50,6 +58,7 @@ public actor PlaybackEngine {
         guard eventTask == nil else { return }
         await restoreQueue()
         await restoreSettings()
+        await restoreOutput()
         let events = player.events
         eventTask = Task { [weak self] in
             for await event in events { await self?.apply(event) }
@@ -60,12 +69,16 @@ public actor PlaybackEngine {
                 await self?.tick()
             }
         }
+        startWatchdog()
     }
 
     /// Saves the position and releases mpv. The engine does nothing afterwards.
     public func shutdown() async {
+        resilience.shuttingDown = true
+        resilience.watchdog?.cancel()
         await savePosition(force: true)
         tickTask?.cancel()
+        controls.sleepTask?.cancel()
         player.shutdown()
         await eventTask?.value
         eventTask = nil
@@ -84,9 +97,15 @@ public actor PlaybackEngine {
     public func removeListener(_ id: UUID) { listeners[id] = nil }
 
     /// The current `state` message (what a client gets on connect).
-    public func snapshot() -> ServerMessage { .state(seq: seq, state) }
+    public func snapshot() -> ServerMessage {
+        refreshSleepStatus() // its countdown as of now, not as of the last change
+        return .state(seq: seq, state)
+    }
 
     func publishState() {
+        // Derived here so that every state sent agrees with its own position (seeks, loads, new lists).
+        state.chapter = PlaybackState.chapterIndex(at: state.position, in: state.chapters)
+        refreshSleepStatus()
         seq += 1
         let message = ServerMessage.state(seq: seq, state)
         for listener in listeners.values { listener(message) }
@@ -101,7 +120,7 @@ public actor PlaybackEngine {
 
     private func tick() async {
         guard state.isPlaying, loaded else { return }
-        if let exact = player.timePosition() { state.position = exact }
+        if playerAnswers, let exact = player.timePosition() { state.position = exact }
         publishTime()
         if saveIsDue() { await savePosition(force: true) }
     }

@@ -10,7 +10,8 @@ import Darwin
 ///
 /// POSIX sockets; one background thread accepts, each connection gets a thread of its own and is closed
 /// after one response (`Connection: close`). GET and HEAD requests for a 200 response honour a single
-/// `Range` (206 / 416), so resumable downloads can be tested. Unknown paths get 404. Every request is
+/// `Range` (206 / 416) and `If-Range`, so resumable downloads can be tested; a response can also be
+/// slowed down, cut off, stripped of its length, or made to ignore ranges. Unknown paths get 404. Every request is
 /// recorded (`requests`), so a test can check what a client sent (conditional GET headers, ranges).
 ///
 /// Thread-safe: the table and the log sit behind a lock, so tests may change routes while clients fetch.
@@ -21,15 +22,28 @@ public final class FixtureHTTPServer: Sendable {
         /// Sent as given. `Content-Length` is added when absent (a test may set a false one on purpose).
         public var headers: [String: String]
         public var body: Data
-        /// A pause between 64 KiB chunks of the body: makes a download slow enough to watch or cancel.
+        /// A pause between chunks of the body: makes a download slow enough to watch or cancel.
         public var chunkDelay: TimeInterval
+        /// The size of those chunks.
+        public var chunkSize = 64 * 1024
+        /// Answer a `Range` request with 200 and the whole body, as servers without range support do.
+        public var ignoresRange = false
+        /// Close the connection after this many bytes of the body (a connection that breaks off).
+        public var dropAfter: Int?
+        /// Send no `Content-Length`: the body ends when the connection closes.
+        public var omitsContentLength = false
 
         public init(status: Int = 200, headers: [String: String] = [:], body: Data = Data(),
-                    chunkDelay: TimeInterval = 0) {
+                    chunkDelay: TimeInterval = 0, chunkSize: Int = 64 * 1024, ignoresRange: Bool = false,
+                    dropAfter: Int? = nil, omitsContentLength: Bool = false) {
             self.status = status
             self.headers = headers
             self.body = body
             self.chunkDelay = chunkDelay
+            self.chunkSize = chunkSize
+            self.ignoresRange = ignoresRange
+            self.dropAfter = dropAfter
+            self.omitsContentLength = omitsContentLength
         }
 
         /// A UTF-8 text body with its content type.
@@ -97,8 +111,19 @@ public final class FixtureHTTPServer: Sendable {
     /// Serves `response` at `path`.
     public func set(_ path: String, _ response: Response) { self[path] = response }
 
+    /// Serves `responses` at `path` one request after another; the last one answers every request after.
+    public func set(_ path: String, sequence responses: [Response]) {
+        state.withLock {
+            $0.routes[path] = responses.last
+            $0.sequences[path] = Array(responses.dropLast())
+        }
+    }
+
     /// Every request received so far, oldest first.
     public var requests: [Request] { state.withLock { $0.requests } }
+
+    /// The most requests that were being answered at the same time.
+    public var maxConcurrentRequests: Int { state.withLock { $0.maxConcurrent } }
 
     /// Stops accepting; connections already being served finish. Safe to call more than once.
     public func stop() {
@@ -167,6 +192,10 @@ public final class FixtureHTTPServer: Sendable {
             var routes: [String: Response] = [:]
             var requests: [Request] = []
             var stopped = false
+            /// Responses served before `routes`' one, first to last (`set(_:sequence:)`).
+            var sequences: [String: [Response]] = [:]
+            var concurrent = 0
+            var maxConcurrent = 0
         }
 
         private let lock = NSLock()
@@ -196,10 +225,20 @@ private struct Connection {
         guard let request = readRequest() else { return }
         let response = state.withLock { contents -> FixtureHTTPServer.Response in
             contents.requests.append(request)
+            contents.concurrent += 1
+            contents.maxConcurrent = max(contents.maxConcurrent, contents.concurrent)
             let path = request.target.split(separator: "?", maxSplits: 1).first.map(String.init) ?? request.target
+            for key in [request.target, path] {
+                if var queued = contents.sequences[key], !queued.isEmpty {
+                    let next = queued.removeFirst()
+                    contents.sequences[key] = queued
+                    return next
+                }
+            }
             return contents.routes[request.target] ?? contents.routes[path]
                 ?? FixtureHTTPServer.Response(status: 404, text: "no fixture at \(request.target)\n")
         }
+        defer { state.withLock { $0.concurrent -= 1 } }
         respond(to: request, with: response)
     }
 
@@ -242,9 +281,16 @@ private struct Connection {
         var headers = response.headers
         var body = response.body
         let hasHeader = { (name: String) in headers.keys.contains { $0.lowercased() == name } }
-        if status == 200, !hasHeader("content-range"), ["GET", "HEAD"].contains(request.method) {
+        if status == 200, !hasHeader("content-range"), !response.ignoresRange, ["GET", "HEAD"].contains(request.method) {
             if !hasHeader("accept-ranges") { headers["Accept-Ranges"] = "bytes" }
-            if let range = request.header("range") {
+            // If-Range as servers do it: the range only while the validator still names this body
+            // (a strong ETag compared exactly, or the Last-Modified date); otherwise the whole body.
+            let header = { (name: String) in headers.first { $0.key.lowercased() == name }?.value }
+            let validator = request.header("if-range")
+            let stillValid = validator.map { value in
+                (header("etag").map { $0 == value && !$0.hasPrefix("W/") } ?? false) || header("last-modified") == value
+            } ?? true
+            if stillValid, let range = request.header("range") {
                 switch Self.byteRange(range, length: body.count) {
                 case .some(let bytes):
                     status = 206
@@ -258,7 +304,7 @@ private struct Connection {
             }
         }
         let bodiless = request.method == "HEAD" || status == 204 || status == 304
-        if !hasHeader("content-length"), status != 204, status != 304 {
+        if !hasHeader("content-length"), status != 204, status != 304, !response.omitsContentLength {
             headers["Content-Length"] = String(body.count)
         }
         headers["Connection"] = "close"
@@ -266,13 +312,14 @@ private struct Connection {
         for (name, value) in headers.sorted(by: { $0.key < $1.key }) { head += "\(name): \(value)\r\n" }
         head += "\r\n"
         guard send(Data(head.utf8)), !bodiless else { return }
-        let chunkSize = 64 * 1024
+        let chunkSize = max(1, response.chunkSize)
+        let sent = min(body.count, response.dropAfter ?? body.count)
         var offset = 0
-        while offset < body.count {
-            let end = min(offset + chunkSize, body.count)
+        while offset < sent {
+            let end = min(offset + chunkSize, sent)
             guard send(body.subdata(in: offset..<end)) else { return }
             offset = end
-            if response.chunkDelay > 0, offset < body.count { Thread.sleep(forTimeInterval: response.chunkDelay) }
+            if response.chunkDelay > 0, offset < sent { Thread.sleep(forTimeInterval: response.chunkDelay) }
         }
     }
 

@@ -5,12 +5,14 @@ public final class TestWebSocket: @unchecked Sendable {
     public let socket: LoopbackSocket
     public private(set) var handshakeStatus = 0
 
-    /// Connects to `/ws` (or `path`) with the given Origin (nil sends none) and Host.
-    public static func connect(port: Int, path: String = "/ws", origin: String? = nil, host: String? = nil) async throws -> TestWebSocket {
-        try await offThePool { try TestWebSocket(port: port, path: path, origin: origin, host: host) }
+    /// Connects to `/ws` (or `path`) with the given Origin (nil sends none), Host and other headers
+    /// (a Cookie, say).
+    public static func connect(port: Int, path: String = "/ws", origin: String? = nil, host: String? = nil,
+                               headers: [String: String] = [:]) async throws -> TestWebSocket {
+        try await offThePool { try TestWebSocket(port: port, path: path, origin: origin, host: host, headers: headers) }
     }
 
-    init(port: Int, path: String, origin: String?, host: String?) throws {
+    init(port: Int, path: String, origin: String?, host: String?, headers: [String: String] = [:]) throws {
         socket = try LoopbackSocket(port: port)
         var request = [
             "GET \(path) HTTP/1.1",
@@ -21,6 +23,7 @@ public final class TestWebSocket: @unchecked Sendable {
             "Sec-WebSocket-Version: 13",
         ]
         if let origin { request.append("Origin: \(origin)") }
+        request += headers.sorted { $0.key < $1.key }.map { "\($0.key): \($0.value)" }
         try socket.write(request.joined(separator: "\r\n") + "\r\n\r\n")
         do {
             let head = String(decoding: try socket.read(until: Array("\r\n\r\n".utf8)), as: UTF8.self)

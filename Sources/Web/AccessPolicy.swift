@@ -7,7 +7,13 @@ public struct AccessPolicy: Sendable, Equatable {
     public var hostNames: Set<String>
     public var port: Int
 
-    public init(hostNames: Set<String> = ["127.0.0.1", "localhost", "[::1]"], port: Int) {
+    /// Names a TLS reverse proxy in front serves this server under (`--allow-host`): a page from
+    /// `https://<name>` may call it when the request's Host is that name (docs/protocol.md).
+    public var proxyNames: Set<String> = []
+
+    public static let loopbackNames: Set<String> = ["127.0.0.1", "localhost", "[::1]"]
+
+    public init(hostNames: Set<String> = AccessPolicy.loopbackNames, port: Int) {
         self.hostNames = Set(hostNames.map { $0.lowercased() })
         self.port = port
     }
@@ -29,6 +35,24 @@ public struct AccessPolicy: Sendable, Equatable {
         let (name, port) = Self.split(String(authority))
         // The page's origin always carries the port unless it is 80.
         return hostNames.contains(name) && (port ?? 80) == self.port
+    }
+
+    /// Whether `origin` is this server's page as the request itself names the server: an allowed
+    /// Origin (above) whose host is the `Host` header's. A page on http://localhost:8080 may not
+    /// drive http://127.0.0.1:8080, and no page may drive a Host that is not ours. Behind a TLS
+    /// proxy named with `proxyNames`, `https://<name>` with `Host: <name>` passes too.
+    public func allowsOrigin(_ origin: String?, host: String?) -> Bool {
+        guard let origin = origin?.lowercased() else { return true }
+        guard let host = host?.lowercased(), allowsHost(host) else { return false }
+        let (hostName, hostPort) = Self.split(host)
+        if origin.hasPrefix("https://") {
+            let authority = origin.dropFirst("https://".count)
+            guard !authority.contains("/") else { return false }
+            let (name, port) = Self.split(String(authority))
+            return proxyNames.contains(name) && name == hostName && hostPort == nil && (port ?? 443) == 443
+        }
+        guard allowsOrigin(origin) else { return false }
+        return Self.split(String(origin.dropFirst("http://".count))).0 == hostName
     }
 
     /// "name:port" or "[v6]:port" into its parts.

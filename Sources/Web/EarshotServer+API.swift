@@ -15,6 +15,7 @@ extension EarshotServer {
         do {
             if let response = try await refreshAPI(request, parts) { return response }
             if let response = try await playlistsAPI(request, parts) { return response }
+            if let response = await downloadsAPI(request, parts) { return response }
             switch (request.method, parts.count, parts.first) {
             case ("GET", 1, "podcasts"):
                 return .json(PodcastsBody(podcasts: try await store.podcasts()))

@@ -1,3 +1,5 @@
+import Artwork
+import Downloads
 import EarshotCore
 import Foundation
 import Library
@@ -12,9 +14,16 @@ public final class EarshotServer: WebHandler, @unchecked Sendable {
     public let configuration: ServerConfiguration
     let store: LibraryStore
     let engine: PlaybackEngine
+    /// Offline copies (nil: downloads are off, and `download` commands say so).
+    let downloads: DownloadManager?
     let files: StaticFiles
+    /// Feed artwork kept in sizes under the data folder (`artwork/` beside the library file).
+    let artwork: ArtworkCache
     let templates: MustacheLibrary
     let transport: LWSServer
+    /// Paired devices' token hashes and the open pairing code (EarshotServer+Pairing.swift).
+    let devices = DeviceRegistry()
+    let pairingDesk = PairingDesk()
     let subscriptions: Subscriptions
     /// Refreshes feeds on request and every `refreshSchedule` (nil: only on request).
     public let refresher: FeedRefresher
@@ -25,16 +34,18 @@ public final class EarshotServer: WebHandler, @unchecked Sendable {
     let assetVersion = String(UInt64(Date().timeIntervalSince1970), radix: 36)
 
     public init(configuration: ServerConfiguration, store: LibraryStore, engine: PlaybackEngine,
-                refreshSchedule: RefreshSchedule? = RefreshSchedule()) throws {
+                downloads: DownloadManager? = nil, refreshSchedule: RefreshSchedule? = RefreshSchedule()) throws {
         self.configuration = configuration
         self.store = store
         self.engine = engine
+        self.downloads = downloads
         files = StaticFiles(root: configuration.publicDirectory)
+        artwork = Self.makeArtworkCache(store: store) // EarshotServer+Artwork.swift
         templates = try MustacheLibrary(directory: configuration.templatesDirectory)
         refresher = FeedRefresher(store: store)
         self.refreshSchedule = refreshSchedule
         subscriptions = Subscriptions(store: store, refresher: refresher)
-        transport = LWSServer(host: configuration.host)
+        transport = Self.makeTransport(configuration) // EarshotServer+Access.swift: --lan, Host allowlist
     }
 
     /// The port actually bound (differs from the configuration when that said 0).
@@ -42,9 +53,11 @@ public final class EarshotServer: WebHandler, @unchecked Sendable {
 
     /// Binds, starts serving and forwards every engine message to every client.
     public func start() async throws {
+        try await startPairing() // EarshotServer+Pairing.swift: devices loaded, admissions judged
         try transport.start(port: configuration.port, handler: self)
         let transport = self.transport
         await engine.addListener { message in transport.send(message) }
+        await startDownloads() // EarshotServer+Downloads.swift
         await startRefreshing()
     }
 
@@ -64,21 +77,25 @@ public final class EarshotServer: WebHandler, @unchecked Sendable {
     func libraryChanged() {
         versionLock.lock(); _libraryVersion += 1; let version = _libraryVersion; versionLock.unlock()
         transport.send(.library(version: version))
+        if let downloads { Task { await downloads.libraryChanged() } } // auto-download, cleanup, titles
     }
 
     // MARK: - WebHandler
 
     public func respond(to request: HTTPRequest) async -> HTTPResponse {
+        if let answer = await pairingResponse(request) { return answer } // strangers, devices, JSON rule
         if request.path.hasPrefix("/api/") { return await api(request) }
         guard request.method == "GET" || request.method == "HEAD" else {
             return .error(405, "\(request.method) is not allowed here")
         }
         if let page = await page(request) { return page }
+        if let image = await artworkResponse(request) { return image }
         return files.respond(to: request) ?? .error(404, "no such file: \(request.path)")
     }
 
     public func socketOpened(_ client: ClientID) async {
         transport.send(await engine.snapshot(), to: client)
+        if let downloads { transport.enqueue(.init(kind: .downloads, text: await downloads.snapshot()), to: client) }
     }
 
     public func socketReceived(_ text: String, from client: ClientID) async {
@@ -88,7 +105,7 @@ public final class EarshotServer: WebHandler, @unchecked Sendable {
             transport.send(.error(id: id, message: error.message), to: client)
         case .success(let command):
             do {
-                try await engine.handle(command)
+                if case .download(let request) = command { try await download(request) } else { try await engine.handle(command) }
                 transport.send(.ack(id: id), to: client)
                 if case .mark = command { libraryChanged() } // played state shows in every list
                 if case .playlist(let edit) = command, edit.changesPlaylists { playlistsChanged() }

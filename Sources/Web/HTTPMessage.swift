@@ -1,3 +1,4 @@
+import EarshotCore
 import Foundation
 
 /// An HTTP request as the server hands it to Swift code: no lws types.
@@ -9,9 +10,17 @@ public struct HTTPRequest: Sendable {
     /// Lower-cased names: "host", "origin", "if-none-match", "content-type".
     public var headers: [String: String]
     public var body: Data
+    /// The client's IP address ("" when unknown).
+    public var peer: String
+    /// Who asks (pairing): the host, a paired device, or a stranger.
+    public var requester: Requester
+    /// A stranger's request: only what pairing needs may answer it (`EarshotServer+Pairing`).
+    public var pairingOnly: Bool
 
-    public init(method: String, path: String, query: [String: String] = [:], headers: [String: String] = [:], body: Data = Data()) {
+    public init(method: String, path: String, query: [String: String] = [:], headers: [String: String] = [:], body: Data = Data(),
+                peer: String = "", requester: Requester = .host, pairingOnly: Bool = false) {
         self.method = method; self.path = path; self.query = query; self.headers = headers; self.body = body
+        self.peer = peer; self.requester = requester; self.pairingOnly = pairingOnly
     }
 
     /// Parses "a=1&b=two" (percent-decoded, "+" as space).

@@ -44,6 +44,7 @@ extension LWSServer {
             receiveFrame(wsi, input, len)
             return 0
         case LWS_CALLBACK_SERVER_WRITEABLE:
+            if connections[key(wsi)]?.kicked == true { return -1 } // revoked: lws sends the close reason
             return writeSocket(wsi)
         case LWS_CALLBACK_CLOSED:
             if let conn = connections[key(wsi)], conn.isSocket {
@@ -59,6 +60,7 @@ extension LWSServer {
             return lws_callback_http_dummy(wsi, reason, user, input, len)
         case LWS_CALLBACK_EVENT_WAIT_CANCELLED:
             drainOutbox()
+            drainKicks()
             return 0
         default:
             return lws_callback_http_dummy(wsi, reason, user, input, len)
@@ -101,17 +103,24 @@ extension LWSServer {
         for (name, token) in [("host", WSI_TOKEN_HOST), ("origin", WSI_TOKEN_ORIGIN),
                               ("if-none-match", WSI_TOKEN_HTTP_IF_NONE_MATCH),
                               ("content-type", WSI_TOKEN_HTTP_CONTENT_TYPE),
-                              ("content-length", WSI_TOKEN_HTTP_CONTENT_LENGTH)] {
+                              ("content-length", WSI_TOKEN_HTTP_CONTENT_LENGTH),
+                              ("user-agent", WSI_TOKEN_HTTP_USER_AGENT), ("cookie", WSI_TOKEN_HTTP_COOKIE)] {
             if let value = header(wsi, token) { conn.headers[name] = value }
         }
         conn.method = method(wsi)
-        let rules = policy
-        guard rules.allowsHost(conn.headers["host"]) else {
+        guard allowsHostRefreshing(conn.headers["host"]) else {
             return refuse(wsi, conn, 403, "this server answers only to its own host name", close: true)
         }
         let changesState = !["GET", "HEAD", "OPTIONS"].contains(conn.method)
-        if changesState, !rules.allowsOrigin(conn.headers["origin"]) {
+        if changesState, !policy.allowsOrigin(conn.headers["origin"], host: conn.headers["host"]) {
             return refuse(wsi, conn, 403, "cross-origin requests are refused", close: true)
+        }
+        // Pairing (LWSServer+Access): a stranger gets the pairing page or a refusal, before any body is read.
+        let admission = admit(wsi, conn, method: conn.method, path: conn.path)
+        switch admission.verdict {
+        case .refuse(let status, let message): return refuse(wsi, conn, status, message, close: true)
+        case .pairingOnly: conn.pairingOnly = true
+        case .serve: break
         }
         let declared = Int(conn.headers["content-length"] ?? "") ?? 0
         if declared > Self.maxBody { return refuse(wsi, conn, 413, "request body too large", close: true) }

@@ -6,6 +6,15 @@ extension LWSServer {
     final class Connection {
         let id: ClientID
         var isSocket = false
+        /// Who is on the other end (LWSServer+Access): the peer's address, and what the gate made of
+        /// the last request's cookie. `device` marks a paired device's connections for revocation.
+        var peer = ""
+        var requester: Requester = .host
+        var device: Int64?
+        /// Revoked: closing, nothing more is read from it.
+        var kicked = false
+        /// The request may get only what pairing needs.
+        var pairingOnly = false
 
         // The HTTP request being read.
         var method = "GET"
@@ -36,10 +45,12 @@ extension LWSServer {
 
         func resetRequest() {
             method = "GET"; path = "/"; query = ""; headers = [:]; body = Data(); bodyTooLarge = false; refused = false; dispatched = false
+            pairingOnly = false
         }
 
         var request: HTTPRequest {
-            HTTPRequest(method: method, path: path, query: HTTPRequest.parseQuery(query), headers: headers, body: body)
+            HTTPRequest(method: method, path: path, query: HTTPRequest.parseQuery(query), headers: headers, body: body,
+                        peer: peer, requester: requester, pairingOnly: pairingOnly)
         }
     }
 }

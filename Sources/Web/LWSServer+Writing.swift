@@ -68,14 +68,20 @@ extension LWSServer {
 
     // MARK: - WebSocket
 
-    /// Service thread: the upgrade is allowed only on /ws, from our own Host and Origin.
+    /// Service thread: the upgrade is allowed only on /ws, from our own Host and an Origin that
+    /// matches it, and only for the host or a paired device (401 for a stranger: pair first).
     func filterSocket(_ wsi: OpaquePointer) -> Int32 {
-        let rules = policy
         let path = header(wsi, WSI_TOKEN_GET_URI) ?? ""
-        guard path == "/ws", rules.allowsHost(header(wsi, WSI_TOKEN_HOST)),
-              rules.allowsOrigin(header(wsi, WSI_TOKEN_ORIGIN))
+        let host = header(wsi, WSI_TOKEN_HOST)
+        guard path == "/ws", allowsHostRefreshing(host), policy.allowsOrigin(header(wsi, WSI_TOKEN_ORIGIN), host: host)
         else {
             _ = lws_return_http_status(wsi, 403, "refused")
+            return -1
+        }
+        let admission = admit(wsi, connection(wsi), method: "GET", path: path)
+        guard admission.verdict == .serve else {
+            if case .refuse(let status, _) = admission.verdict { _ = lws_return_http_status(wsi, UInt32(status), "refused") }
+            else { _ = lws_return_http_status(wsi, 401, "refused") }
             return -1
         }
         return 0
@@ -84,6 +90,9 @@ extension LWSServer {
     /// Service thread: reassembles a message from frames and chunks; one event per message.
     func receiveFrame(_ wsi: OpaquePointer, _ input: UnsafeMutableRawPointer?, _ len: Int) {
         let conn = connection(wsi)
+        // Revoked, even if the close is not out yet: nothing more from it reaches the engine.
+        if conn.kicked { return }
+        if let device = conn.device, let gate, !gate.isPaired(device) { kick(wsi, conn); return }
         if lws_is_first_fragment(wsi) != 0 && conn.rx.isEmpty && !conn.rxTooLarge {
             conn.rxBinary = lws_frame_is_binary(wsi) != 0
         }

@@ -15,6 +15,12 @@ public final class LWSServer: @unchecked Sendable {
     /// Host/Origin rules; set once the port is bound, before the service thread starts.
     var policy: AccessPolicy
     weak var handler: (any WebHandler)?
+    /// Who may have what (pairing); set before `start`, read on the service thread (LWSServer+Access).
+    weak var gate: (any AccessGate)?
+    /// Bound to every IPv4 address (`--lan`), not loopback alone.
+    var listensOnLAN: Bool { host == "0.0.0.0" }
+    /// Service thread: when the interfaces were last read for the Host allowlist.
+    var namesReadAt = Date.distantPast
 
     // Service thread only.
     var connections: [UInt: Connection] = [:]
@@ -28,6 +34,8 @@ public final class LWSServer: @unchecked Sendable {
     let lock = NSLock()
     var outboxResponses: [(ClientID, HTTPResponse)] = []
     var outboxMessages: [(ClientID?, SocketOutbox.Message)] = []
+    /// Devices whose connections must close (revoked).
+    var outboxKicks: [Int64] = []
     /// Commands read but not yet handled, per client: a client that floods gets refusals
     /// instead of growing the queue without bound.
     var commandsInFlight: [ClientID: Int] = [:]
@@ -49,7 +57,7 @@ public final class LWSServer: @unchecked Sendable {
     public static let maxCommandsInFlight = 64
 
     /// - Parameters:
-    ///   - host: the address to bind ("127.0.0.1" by default: loopback only).
+    ///   - host: the address to bind ("127.0.0.1" by default: loopback only; "0.0.0.0": every IPv4 address).
     ///   - port: 0 picks any free port; `port` tells which after `start()`.
     ///   - hostNames: names a request's Host may use (the port is added once bound).
     public init(host: String = "127.0.0.1", hostNames: Set<String> = ["127.0.0.1", "localhost", "[::1]"]) {
@@ -66,7 +74,8 @@ public final class LWSServer: @unchecked Sendable {
         lws_set_log_level(LLL_ERR | LLL_WARN, nil)
 
         protocolName = strdup("earshot")
-        ifaceName = strdup(host)
+        // No iface: lws binds the wildcard address (with IPv6 off below: 0.0.0.0).
+        ifaceName = listensOnLAN ? nil : strdup(host)
         let table = UnsafeMutablePointer<lws_protocols>.allocate(capacity: 2)
         table.initialize(repeating: lws_protocols(), count: 2)
         table[0].name = UnsafePointer(protocolName)

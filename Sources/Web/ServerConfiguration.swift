@@ -10,6 +10,10 @@ public struct ServerConfiguration: Sendable {
     public var publicDirectory: URL
     /// Server-rendered pages (`Templates/`).
     public var templatesDirectory: URL
+    /// `--lan`: listen on every IPv4 address (0.0.0.0), not loopback alone; LAN clients must pair.
+    public var lan = false
+    /// `--allow-host`: more names a request's Host may use (a reverse proxy's, a DNS name).
+    public var extraHostNames: [String] = []
 
     public init(host: String = "127.0.0.1", port: Int = 8080, publicDirectory: URL, templatesDirectory: URL) {
         self.host = host; self.port = port

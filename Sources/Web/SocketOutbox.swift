@@ -2,9 +2,10 @@ import EarshotCore
 
 /// What waits to be written to one WebSocket client. A slow client gets the latest state,
 /// not a growing backlog: a new `state` replaces any unsent `state` or `time`, a new
-/// `time` replaces an unsent `time`. Replies (`ack`, `error`) and `library` are all kept, up to a bound.
+/// `time` replaces an unsent `time`, a new `downloads` an unsent `downloads`. Replies (`ack`,
+/// `error`) and `library` are all kept, up to a bound.
 struct SocketOutbox: Sendable {
-    enum Kind: Sendable { case state, time, other }
+    enum Kind: Sendable { case state, time, downloads, other }
 
     struct Message: Sendable {
         var kind: Kind
@@ -19,8 +20,9 @@ struct SocketOutbox: Sendable {
 
     mutating func push(_ message: Message) {
         switch message.kind {
-        case .state: messages.removeAll { $0.kind != .other }
+        case .state: messages.removeAll { $0.kind == .state || $0.kind == .time }
         case .time: messages.removeAll { $0.kind == .time }
+        case .downloads: messages.removeAll { $0.kind == .downloads }
         case .other:
             if messages.count(where: { $0.kind == .other }) >= Self.maxOther,
                let oldest = messages.firstIndex(where: { $0.kind == .other }) {

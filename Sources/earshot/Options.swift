@@ -17,11 +17,14 @@ struct Options {
     var refreshSchedule: RefreshSchedule? = RefreshSchedule()
     /// Seconds before an episode's end that count as the end; nil: what the library has stored.
     var playedMargin: Double?
+    /// `--lan`: listen on the LAN too (phones pair first); `--allow-host`: more Host names.
+    var lan = false
+    var allowedHosts: [String] = []
 
     static let usage = """
     Usage:
       earshot serve [--port N] [--data DIR] [--audio-output NAME] [--no-demo] [--refresh-interval H]
-                    [--played-margin S] [--web-root DIR]
+                    [--played-margin S] [--web-root DIR] [--lan] [--allow-host NAME]…
       earshot subscribe URL [--data DIR]
       earshot refresh [--data DIR]
       earshot parse FILE|URL [--json] [--timing [--repeat N]]
@@ -49,6 +52,11 @@ struct Options {
                          marks it played (at most its last tenth); stored, and
                          changeable in the web UI (default: 30, or what was set)
     --web-root DIR       folder holding Public/ and Templates/ (default: found next to the program)
+    --lan                also listen on this machine's LAN addresses, so a phone  env EARSHOT_LAN=1
+                         can be the remote: it must pair first, with a code shown
+                         in this machine's own browser (Devices); see SECURITY.md
+    --allow-host NAME    one more name a request may call this server by (a DNS  env EARSHOT_ALLOW_HOSTS
+                         name, a TLS proxy's); repeatable                          (comma-separated)
     """
 
     /// Environment first, then arguments (which win).
@@ -62,6 +70,16 @@ struct Options {
         if let ao = environment["EARSHOT_AUDIO_OUTPUT"], !ao.isEmpty { options.audioOutput = ao }
         if let margin = environment["EARSHOT_PLAYED_MARGIN"], !margin.isEmpty {
             options.playedMargin = try parseMargin(margin, name: "EARSHOT_PLAYED_MARGIN")
+        }
+        if let lan = environment["EARSHOT_LAN"], !lan.isEmpty {
+            switch lan.lowercased() {
+            case "1", "true", "yes", "on": options.lan = true
+            case "0", "false", "no", "off": options.lan = false
+            default: throw OptionError("EARSHOT_LAN must be 1 or 0, not \"\(lan)\"")
+            }
+        }
+        if let hosts = environment["EARSHOT_ALLOW_HOSTS"], !hosts.isEmpty {
+            options.allowedHosts = try hosts.split(separator: ",").map { try parseHostName(String($0)) }
         }
         if let hours = environment["EARSHOT_REFRESH_INTERVAL"], !hours.isEmpty {
             do { options.refreshSchedule = try RefreshSchedule.parse(hours: hours) } catch {
@@ -105,6 +123,8 @@ struct Options {
             case "--data": options.dataDirectory = URL(fileURLWithPath: try value())
             case "--audio-output": options.audioOutput = try value()
             case "--no-demo": options.demo = false
+            case "--lan": options.lan = true
+            case "--allow-host": options.allowedHosts.append(try parseHostName(try value()))
             case "--refresh-interval":
                 do { options.refreshSchedule = try RefreshSchedule.parse(hours: try value()) } catch let error as OptionError {
                     throw error
@@ -138,6 +158,17 @@ struct Options {
             throw OptionError("\(name) must be seconds from \(Int(range.lowerBound)) to \(Int(range.upperBound)), not \"\(text)\"")
         }
         return seconds
+    }
+
+    /// A host name or address as a Host header would carry it, without port: letters, digits, "-",
+    /// "." (and "[…:…]" for IPv6), lower-cased.
+    static func parseHostName(_ text: String) throws -> String {
+        let name = text.trimmingCharacters(in: .whitespaces).lowercased()
+        let allowed = Set("abcdefghijklmnopqrstuvwxyz0123456789-.[]:")
+        guard !name.isEmpty, name.count <= 253, name.allSatisfy(allowed.contains),
+              !name.contains(":") || (name.hasPrefix("[") && name.hasSuffix("]"))
+        else { throw OptionError("--allow-host takes a host name or address without port, not \"\(text)\"") }
+        return name
     }
 
     static func defaultDataDirectory(_ environment: [String: String]) -> URL {

@@ -1,3 +1,4 @@
+import Downloads
 import EarshotCore
 import Foundation
 import Library
@@ -73,8 +74,13 @@ let player: MPVPlayer
 do { player = try MPVPlayer(audioOutput: options.audioOutput) } catch {
     fail("cannot start mpv: \(error)")
 }
-// Root-relative media ("/demo/…") is ours: mpv reads it straight from Public/.
+// Offline copies live in DATA/downloads; the manager starts (and resumes what was running) below.
+let downloads = DownloadManager(store: store, configuration: .init(folder: options.dataDirectory.appendingPathComponent("downloads")))
+let localFiles = downloads.localFiles
+// A downloaded episode plays from its file (network or not). Root-relative media ("/demo/…") is
+// ours: mpv reads it straight from Public/.
 let engine = PlaybackEngine(player: player, store: store) { url in
+    if let file = localFiles.path(forMediaURL: url) { return file }
     guard url.hasPrefix("/"), !url.contains("..") else { return url }
     return publicDirectory.path + url
 }
@@ -97,16 +103,20 @@ if getrlimit(openFilesResource, &openFiles) == 0 {
     }
 }
 
-let configuration = ServerConfiguration(host: options.host, port: options.port, publicDirectory: publicDirectory,
+var configuration = ServerConfiguration(host: options.host, port: options.port, publicDirectory: publicDirectory,
                                         templatesDirectory: webRoot.appendingPathComponent("Templates"))
+configuration.lan = options.lan
+configuration.extraHostNames = options.allowedHosts
 let server: EarshotServer
 do {
-    server = try EarshotServer(configuration: configuration, store: store, engine: engine,
+    server = try EarshotServer(configuration: configuration, store: store, engine: engine, downloads: downloads,
                                refreshSchedule: options.refreshSchedule)
     try await server.start()
 } catch {
     fail("cannot serve: \(error)")
 }
+// After the server, which forwards its messages: resumes downloads the last run left unfinished.
+await downloads.start()
 
 if options.demo {
     do { _ = try await Subscriptions(store: store).subscribeDemo(publicDirectory: publicDirectory) } catch {
@@ -116,22 +126,15 @@ if options.demo {
 
 // Quit cleanly on Ctrl-C / SIGTERM: the position is saved, mpv and the port released. Set up
 // before the URL is printed: whoever reads that line may stop us at once.
-signal(SIGINT, SIG_IGN)
-signal(SIGTERM, SIG_IGN)
-let (quitting, quit) = AsyncStream.makeStream(of: Int32.self)
-let signalSources = [SIGINT, SIGTERM].map { sig in
-    let source = DispatchSource.makeSignalSource(signal: sig, queue: .global())
-    source.setEventHandler { quit.yield(sig) }
-    source.resume()
-    return source
-}
+let quitting = QuitSignals.start() // QuitSignals.swift: no signal is lost, however early
 let elapsed = Int(Date().timeIntervalSince(started) * 1000)
 print("Earshot is serving on http://\(options.host):\(server.port)/")
+if options.lan { print(LANBanner.text(port: server.port)) }
 fflush(nil) // a pipe is block-buffered: whoever waits for this line must see it now
 FileHandle.standardError.write(Data("earshot: ready in \(elapsed) ms; library \(libraryPath); audio output \(options.audioOutput ?? "auto")\n".utf8))
 
 for await _ in quitting { break }
-signalSources.forEach { $0.cancel() }
 server.stop()
+await downloads.shutdown()
 await engine.shutdown()
 exit(0)

@@ -10,6 +10,7 @@ struct ClientCommandTests {
         (#"{"cmd":"stop"}"#, .stop), (#"{"cmd":"seek","to":12.5}"#, .seek(to: 12.5)),
         (#"{"cmd":"skip","by":-15}"#, .skip(by: -15)), (#"{"cmd":"rate","value":0.5}"#, .rate(0.5)),
         (#"{"cmd":"rate","value":3}"#, .rate(3)), (#"{"cmd":"volume","value":0}"#, .volume(0)),
+        (#"{"cmd":"volume","value":130}"#, .volume(130)),
         (#"{"cmd":"mute","on":true}"#, .mute(true)), (#"{"id":3,"cmd":"ping"}"#, .ping),
         (#"{"cmd":"queue.add","episode":5}"#, .queueAdd(episode: 5, at: .end)),
         (#"{"cmd":"queue.add","episode":5,"at":"next"}"#, .queueAdd(episode: 5, at: .next)),
@@ -43,7 +44,8 @@ struct ClientCommandTests {
         (#"{"cmd":"play","episode":true}"#, "\"play\" needs a number \"episode\""),
         (#"{"cmd":"seek","to":-1}"#, "\"seek\" needs \"to\" ≥ 0"),
         (#"{"cmd":"rate","value":0.25}"#, "rate must be between 0.5 and 3"),
-        (#"{"cmd":"volume","value":101}"#, "volume must be between 0 and 100"),
+        (#"{"cmd":"volume","value":131}"#, "volume must be between 0 and 130"),
+        (#"{"cmd":"volume","value":-1}"#, "volume must be between 0 and 130"),
         (#"{"cmd":"mute","on":1}"#, "\"mute\" needs a boolean \"on\""),
         (#"{"cmd":"queue.add","episode":5,"at":"top"}"#, "\"at\" must be \"end\" or \"next\""),
         (#"{"cmd":"queue.move","from":-1,"to":0}"#, "\"queue.move\" needs a position \"from\" ≥ 0"),
@@ -66,8 +68,11 @@ struct ServerMessageTests {
         let text = ServerMessage.state(seq: 3, state).encoded()
         let json = try #require(try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any])
         #expect(Set(json.keys) == ["type", "seq", "episode", "paused", "position", "duration", "rate", "volume", "muted",
-                                   "buffering", "queue", "shuffle", "repeat", "sleep", "settings", "chapters", "chapter", "error"])
+                                   "buffering", "queue", "shuffle", "repeat", "sleep", "settings", "chapters", "chapter", "error",
+                                   "outputs", "output", "notice", "failures"])
         #expect(json["episode"] is NSNull)
+        #expect(json["notice"] is NSNull && json["output"] as? String == "auto")
+        #expect((json["failures"] as? [String: Any])?.isEmpty == true && (json["outputs"] as? [Any])?.isEmpty == true)
         #expect(json["seq"] as? Int == 3)
         #expect((json["chapters"] as? [[String: Any]])?.first?["title"] as? String == "Intro")
     }

@@ -122,7 +122,7 @@ struct HTTPTests {
         #expect(fixture.requests.isEmpty, "a refused request still fetched the feed")
         #expect((try await h.json("/api/podcasts")["podcasts"] as? [[String: Any]])?.count == 1)
         // The same request from our own page is carried out.
-        let own = try await h.http("/api/subscriptions", method: "POST", headers: ["Origin": "http://127.0.0.1:\(h.port)"], body: body)
+        let own = try await h.http("/api/subscriptions", method: "POST", headers: ["Origin": "http://127.0.0.1:\(h.port)", "Content-Type": "application/json"], body: body)
         #expect(own.status == 201)
         #expect((try await h.json("/api/podcasts")["podcasts"] as? [[String: Any]])?.count == 2)
         }

@@ -112,7 +112,7 @@ struct PlaylistSocketTests {
             #expect(try await h.http("/api/playlists/7").status == 404)
             #expect(try await h.http("/api/playlists/x").status == 404)
             #expect(try await h.http("/api/playlists/1/2").status == 404)
-            let post = try await h.http("/api/playlists", method: "POST", body: Data(#"{"name":"x"}"#.utf8))
+            let post = try await h.http("/api/playlists", method: "POST", headers: ["Content-Type": "application/json"], body: Data(#"{"name":"x"}"#.utf8))
             #expect(post.status == 405)
             try await h.store.createPlaylist(name: "Paged", episodes: [h.episodes[0].id])
             #expect(try await h.http("/api/playlists", method: "HEAD").status == 200)

@@ -74,7 +74,7 @@ struct SubscriptionTests {
                 ("not json", 400, "send {\"url\""),
             ]
             for (body, status, fragment) in cases {
-                let response = try await h.http("/api/subscriptions", method: "POST", body: Data(body.utf8))
+                let response = try await h.http("/api/subscriptions", method: "POST", headers: ["Content-Type": "application/json"], body: Data(body.utf8))
                 #expect(response.status == status, "\(body) → \(response.status) \(response.text)")
                 let message = (try? JSONSerialization.jsonObject(with: response.body) as? [String: Any])?["error"] as? String
                 #expect(message?.contains(fragment) == true, "\(body) → \(message ?? response.text)")

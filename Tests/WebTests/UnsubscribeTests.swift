@@ -18,7 +18,7 @@ struct UnsubscribeTests {
             defer { fixture.stop() }
             fixture.set("/feed.xml", F.feedResponse(F.rss("Leaving", [Item("a"), Item("b")])))
             let body = Data(#"{"url":"\#(fixture.url("/feed.xml"))"}"#.utf8)
-            let created = try await h.http("/api/subscriptions", method: "POST", body: body)
+            let created = try await h.http("/api/subscriptions", method: "POST", headers: ["Content-Type": "application/json"], body: body)
             #expect(created.status == 201)
             let podcast = try #require((try JSONSerialization.jsonObject(with: created.body) as? [String: Any])?["podcast"] as? [String: Any])
             let id = try #require(podcast["id"] as? Int)
@@ -44,7 +44,7 @@ struct UnsubscribeTests {
             #expect(try await h.http("/api/podcasts/abc", method: "DELETE").status == 404)
             #expect(try await h.http("/api/podcasts/\(id)/refresh", method: "POST").status == 404)
 
-            let again = try await h.http("/api/subscriptions", method: "POST", body: body)
+            let again = try await h.http("/api/subscriptions", method: "POST", headers: ["Content-Type": "application/json"], body: body)
             #expect(again.status == 201, "\(again.text)")
             let back = try #require(try await h.json("/api/podcasts/\(id)/episodes")["episodes"] as? [[String: Any]])
             let byID = Dictionary(uniqueKeysWithValues: back.map { ($0["id"] as? Int ?? -1, $0) })

@@ -76,14 +76,14 @@ class Server:
         return next((p for p in podcasts if p["feedUrl"] == feed_url), None)
 
 
-def launch(port=0, data=None):
-    """Starts the real server (`serve --port PORT --data DATA --audio-output null`) and waits
-    until it prints its URL."""
+def launch(port=0, data=None, args=()):
+    """Starts the real server (`serve --port PORT --data DATA --audio-output null`, then `args`)
+    and waits until it prints its URL."""
     binary = Path(os.environ.get("EARSHOT_BIN", REPO / ".build" / "debug" / "earshot"))
     if not binary.exists():
         pytest.fail(f"earshot binary not found at {binary} (build it, or set EARSHOT_BIN)")
     process = subprocess.Popen(
-        [str(binary), "serve", "--port", str(port), "--data", str(data), "--audio-output", "null"],
+        [str(binary), "serve", "--port", str(port), "--data", str(data), "--audio-output", "null", *args],
         cwd=REPO, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, bufsize=1)
     output, found = [], threading.Event()
     url = {}

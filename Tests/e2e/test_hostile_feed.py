@@ -137,7 +137,10 @@ for (const el of document.querySelectorAll('*')) {
     if (urlAttributes.includes(name) && /^\\s*(javascript|vbscript|data)\\s*:/i.test(attr.value.replace(/[\\u0000-\\u0020]/g, ''))) {
       problems.push(`${el.tagName.toLowerCase()}[${name}=${attr.value.slice(0, 40)}]`);
     }
-    if (name === 'style' && view.contains(el)) problems.push(`${el.tagName.toLowerCase()}[style] in the view`);
+    // The app sizes its own part-played bars through CSSOM (allowed: the CSP forbids style in markup, not
+    // CSSOM), which shows as a style attribute; the sanitizer keeps no class, so no feed can make one.
+    const ownBar = el.classList.contains('episode-progress-fill') && el.parentElement?.classList.contains('episode-progress');
+    if (name === 'style' && view.contains(el) && !ownBar) problems.push(`${el.tagName.toLowerCase()}[style] in the view`);
   }
 }
 for (const a of view.querySelectorAll('a[href]')) {

@@ -1,12 +1,13 @@
 // One episode row, the same in every list (and the same markup as the first paint
 // in Templates/index.mustache): artwork with the now-playing bars, title linking to
 // the episode page, podcast · date · duration, a thin progress bar when the episode is part
-// played, a play button and the More menu.
+// played, a play button, the download button (a ring while it downloads) and the More menu.
 
 import { h, artwork } from '../core/dom.js';
 import { icon } from '../core/icons.js';
 import { dateText, dateISO, durationText, clock } from '../core/format.js';
 import { setMarkItem } from './row-menu.js';
+import { downloadButton } from './download-button.js';
 
 /** A `<li class="episode">` for an API Episode. */
 export function episodeRow(episode) {
@@ -24,7 +25,7 @@ export function episodeRow(episode) {
         h('span', { class: 'episode-podcast' }, episode.podcast ?? ''),
         h('span', { class: 'episode-facts' }, facts)),
       progressBar(episode)),
-    h('div', { class: 'episode-actions' }, playButton(episode), moreButton(episode)));
+    h('div', { class: 'episode-actions' }, playButton(episode), downloadButton(episode), moreButton(episode)));
 }
 
 /** A thin bar under the meta of an episode started but not finished (position > 0, not played);

@@ -1,9 +1,17 @@
-// Keyboard shortcuts: space = play/pause, ←/→ = skip −15/+15, ? = the shortcuts dialog.
+// Keyboard shortcuts: space = play/pause, ←/→ = skip −15/+15, n/p = next/previous chapter,
+// [/] = slower/faster, ↑/↓ = volume, m = mute, s = the sleep timer menu, ? = the shortcuts dialog.
+// The skip keys jump by the listener's intervals (`state.settings`, default −15/+30).
 // Typing in a field or pressing a focused control keeps its usual meaning.
 
 import { socket } from '../core/socket.js';
+import { player } from '../core/player-state.js';
+import { skipIntervals } from './skip-intervals.js';
+import { openSleepMenu } from './sleep-menu.js';
+import { snapSpeed } from './speed-menu.js';
+import { VOLUME_MAX } from './volume-control.js';
 
-const SKIP = 15;
+const SPEED_STEP = 0.1;
+const VOLUME_STEP = 5;
 
 /** Installs the shortcuts and wires the `?` button to the dialog. */
 export function initKeyboard(dialog, openButton) {
@@ -18,10 +26,30 @@ export function initKeyboard(dialog, openButton) {
         socket.send('toggle');
         break;
       case 'ArrowLeft':
-        socket.send('skip', { by: -SKIP });
+        socket.send('skip', { by: -skipIntervals().back });
         break;
       case 'ArrowRight':
-        socket.send('skip', { by: SKIP });
+        socket.send('skip', { by: skipIntervals().forward });
+        break;
+      case '[':
+      case ']':
+        changeSpeed(event.key === ']' ? SPEED_STEP : -SPEED_STEP);
+        break;
+      case 'ArrowUp':
+      case 'ArrowDown':
+        changeVolume(event.key === 'ArrowUp' ? VOLUME_STEP : -VOLUME_STEP);
+        break;
+      case 'm':
+        socket.send('mute', { on: !player.state?.muted });
+        break;
+      case 's':
+        openSleepMenu();
+        break;
+      case 'n': // next / previous chapter (the server answers an error toast when there is none)
+        socket.send('chapter.next');
+        break;
+      case 'p':
+        socket.send('chapter.previous');
         break;
       case '?':
         open(dialog);
@@ -31,6 +59,32 @@ export function initKeyboard(dialog, openButton) {
     }
     event.preventDefault();
   });
+}
+
+// Steps from what the server said last, plus what this client asked for since (a held key sends
+// faster than the state comes back).
+let asked = null; // { speed?, volume?, at }
+
+function changeSpeed(by) {
+  const base = recent('speed') ?? Number(player.state?.rate ?? 1);
+  const value = snapSpeed(base + by);
+  remember('speed', value);
+  socket.send('rate', { value });
+}
+
+function changeVolume(by) {
+  const base = recent('volume') ?? Number(player.state?.volume ?? 100);
+  const value = Math.min(VOLUME_MAX, Math.max(0, Math.round(base + by)));
+  remember('volume', value);
+  socket.send('volume', { value });
+}
+
+function recent(key) {
+  return asked && key in asked && performance.now() - asked.at < 1000 ? asked[key] : null;
+}
+
+function remember(key, value) {
+  asked = { [key]: value, at: performance.now() };
 }
 
 function open(dialog) {

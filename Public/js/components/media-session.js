@@ -4,18 +4,24 @@
 // describe the server's episode through navigator.mediaSession.
 // A per-device switch (localStorage) turns it off: on a phone the clip pauses other audio.
 
+import { artworkSet } from '../core/artwork-url.js';
 import { h, safeUrl } from '../core/dom.js';
 import { socket } from '../core/socket.js';
 import { player } from '../core/player-state.js';
+import { skipIntervals } from './skip-intervals.js';
 
 const STORAGE_KEY = 'earshot.mediaSession';
 const CLIP = '/media/keepalive.mp3';
-const DEFAULT_SKIP = 15;
 const session = 'mediaSession' in navigator ? navigator.mediaSession : null;
 
 let audio = null;
 let gestured = false;
 let metadataFor = null; // episode identity the metadata describes
+// The phone may pause the clip itself (a call, another app taking the audio). That is never a
+// reason to pause the host: only explicit actions are (the action handlers below, the buttons).
+// Such a pause only stops us restarting the clip until something explicit happens.
+let interrupted = false; // the clip was paused by someone else
+let lastPlaying = null; // the host's play state the clip last mirrored
 
 /** Per-device switch. */
 export const mediaSessionSetting = {
@@ -41,6 +47,7 @@ export function initMediaSession() {
   // media start from a gesture (iOS Safari) get their chance, and a failed start retries.
   const onGesture = () => {
     gestured = true;
+    interrupted = false; // the listener is back at the page: the clip may start again
     mirror();
   };
   for (const type of ['pointerup', 'keydown', 'click']) window.addEventListener(type, onGesture, { capture: true, passive: true });
@@ -50,8 +57,9 @@ export function initMediaSession() {
       play: () => socket.send('resume'),
       pause: () => socket.send('pause'),
       stop: () => socket.send('stop'),
-      seekbackward: (details) => socket.send('skip', { by: -(details?.seekOffset || DEFAULT_SKIP) }),
-      seekforward: (details) => socket.send('skip', { by: details?.seekOffset || DEFAULT_SKIP }),
+      // The browser's offset when it names one, else the listener's intervals.
+      seekbackward: (details) => socket.send('skip', { by: -(details?.seekOffset || skipIntervals().back) }),
+      seekforward: (details) => socket.send('skip', { by: details?.seekOffset || skipIntervals().forward }),
       previoustrack: () => socket.send('previous'),
       nexttrack: () => socket.send('next'),
       seekto: (details) => {
@@ -87,10 +95,20 @@ function mirrorClip(playing) {
     // In the document (hidden) so it can be inspected; it is the page's only media element.
     audio = h('audio', { class: 'keepalive', src: CLIP, loop: true, preload: 'auto', hidden: true });
     audio.volume = 0.05; // quiet, but not muted: muted media gets no lock-screen controls
+    // Deliberately no socket.send here: see `interrupted` above.
+    // We pause the clip only when the host is paused; a pause while it plays came from elsewhere.
+    audio.addEventListener('pause', () => { if (lastPlaying) interrupted = true; });
+    audio.addEventListener('playing', () => { interrupted = false; });
     document.body.append(audio);
   }
-  if (playing && audio.paused) audio.play().catch(() => { /* no gesture yet or no clip: try on the next change */ });
-  else if (!playing && !audio.paused) audio.pause();
+  // The host started or stopped (an explicit action somewhere): mirror it even after an interruption.
+  if (playing !== lastPlaying) interrupted = false;
+  lastPlaying = playing;
+  if (playing && audio.paused && !interrupted) {
+    audio.play().catch(() => { /* no gesture yet or no clip: try on the next change */ });
+  } else if (!playing && !audio.paused) {
+    audio.pause();
+  }
 }
 
 function dropClip() {
@@ -111,7 +129,8 @@ function describe(episode) {
     return;
   }
   const src = safeUrl(episode.artwork);
-  const art = src ? [{ src, sizes: '512x512', ...imageType(src) }] : [];
+  // The server's kept copies in every size (core/artwork-url.js); our own files as they are.
+  const art = artworkSet(episode.artwork) ?? (src ? [{ src, sizes: '512x512', ...imageType(src) }] : []);
   session.metadata = new MediaMetadata({
     title: episode.title ?? '',
     artist: episode.podcast ?? '',

@@ -1,12 +1,16 @@
 // The mini-player bar: fixed at the bottom, the same DOM node across every view
 // (it lives in the template, outside the view container). Tapping it — anywhere
-// but its play button — opens the full player.
+// but its play button — opens the full player. Beside the time it shows the speed (when not
+// 1×) and the sleep timer's countdown (when one is set).
 
 import { icon } from '../core/icons.js';
 import { safeUrl } from '../core/dom.js';
+import { artworkURL } from '../core/artwork-url.js';
 import { clock } from '../core/format.js';
 import { player } from '../core/player-state.js';
 import { router } from '../core/router.js';
+import { speedText } from './speed-menu.js';
+import { sleepText } from './sleep-menu.js';
 
 /** Wires the template's `#mini-player` to the player state. */
 export function initMiniPlayer(bar) {
@@ -18,6 +22,9 @@ export function initMiniPlayer(bar) {
     time: bar.querySelector('.mini-time'),
     fill: bar.querySelector('.mini-progress-fill'),
     toggle: bar.querySelector('.mini-toggle'),
+    speed: bar.querySelector('.mini-speed'),
+    sleep: bar.querySelector('.mini-sleep'),
+    sleepTime: bar.querySelector('.mini-sleep-time'),
   };
   let showing = null; // 'play' | 'pause'
   let artSrc = null;
@@ -36,7 +43,7 @@ export function initMiniPlayer(bar) {
     if (kind !== 'tick') {
       parts.title.textContent = episode.title ?? '';
       parts.podcast.textContent = episode.podcast ?? '';
-      const src = safeUrl(episode.artwork);
+      const src = safeUrl(artworkURL(episode.artwork, 48));
       if (src !== artSrc) {
         artSrc = src;
         if (src) parts.art.src = src;
@@ -49,6 +56,19 @@ export function initMiniPlayer(bar) {
         parts.toggle.replaceChildren(icon(next));
         parts.toggle.setAttribute('aria-label', next === 'play' ? 'Play' : 'Pause');
       }
+      const waiting = Boolean(state?.buffering);
+      parts.toggle.classList.toggle('is-buffering', waiting); // the full player's ring, smaller
+      parts.toggle.setAttribute('aria-busy', String(waiting));
+      const rate = Number(state?.rate) || 1;
+      if (parts.speed) {
+        parts.speed.hidden = rate === 1;
+        parts.speed.textContent = speedText(rate);
+      }
+    }
+    if (parts.sleep) {
+      parts.sleep.hidden = !state?.sleep;
+      const text = sleepText(state);
+      if (parts.sleepTime.textContent !== text) parts.sleepTime.textContent = text;
     }
     const position = player.position();
     const duration = player.duration();

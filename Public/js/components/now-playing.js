@@ -3,6 +3,7 @@
 
 import { icon } from '../core/icons.js';
 import { player } from '../core/player-state.js';
+import { markFailures } from './failure-marks.js';
 
 /** Updates every row and play button under `root` to match the player state. */
 export function markNowPlaying(root) {
@@ -29,4 +30,5 @@ export function markNowPlaying(root) {
     const label = button.querySelector('.button-label');
     if (label) label.textContent = pausable ? 'Pause' : 'Play';
   }
+  markFailures(root);
 }

@@ -1,6 +1,6 @@
-// The seek bar of the full player. While the listener drags it (pointer or keys)
-// server updates do not move it; on release it seeks, and it keeps showing the
-// dropped time until the server reports a position near it, so it never snaps back.
+// The seek bar of the full player, with a tick at each chapter start. While the listener drags
+// it (pointer or keys) server updates do not move it; on release it seeks, and it keeps showing
+// the dropped time until the server reports a position near it, so it never snaps back.
 
 import { h } from '../core/dom.js';
 import { clock } from '../core/format.js';
@@ -15,7 +15,10 @@ export function scrubber() {
   const input = h('input', { type: 'range', class: 'scrubber-input', min: '0', max: '0', step: '1', value: '0', 'aria-label': 'Seek' });
   const elapsed = h('span', { class: 'elapsed' }, '0:00');
   const remaining = h('span', { class: 'remaining' }, '−0:00');
-  const el = h('div', { class: 'scrubber' }, input, h('div', { class: 'scrubber-times' }, elapsed, remaining));
+  // Chapter starts as ticks over the track (decorative: the chapter list is the accessible way).
+  const marks = h('div', { class: 'scrubber-marks', 'aria-hidden': 'true' });
+  const el = h('div', { class: 'scrubber' }, input, marks, h('div', { class: 'scrubber-times' }, elapsed, remaining));
+  let marksKey = null;
 
   let dragging = false; // pointer held or key down on the bar
   let target = null; // { to, at } — a seek we sent and wait to see reflected
@@ -25,6 +28,23 @@ export function scrubber() {
     remaining.textContent = `−${clock(Math.max(duration - position, 0))}`;
     input.style.setProperty('--fill', duration > 0 ? `${(position / duration) * 100}%` : '0%');
     input.setAttribute('aria-valuetext', `${clock(position)} of ${clock(duration)}`);
+  };
+
+  // One tick per chapter start inside the episode (not at 0: the track's own end marks that);
+  // `--at` is the fraction of the track, which CSS turns into the thumb's centre at that time.
+  const showMarks = (duration) => {
+    const chapters = Array.isArray(player.state?.chapters) ? player.state.chapters : [];
+    const starts = duration > 0
+      ? chapters.map((c) => Number(c?.start)).filter((t) => Number.isFinite(t) && t > 0 && t < duration)
+      : [];
+    const key = `${duration}|${starts.join(',')}`;
+    if (key === marksKey) return;
+    marksKey = key;
+    marks.replaceChildren(...starts.map((start) => {
+      const mark = h('span', { class: 'scrubber-mark', dataset: { start } });
+      mark.style.setProperty('--at', String(start / duration));
+      return mark;
+    }));
   };
 
   const commit = () => {
@@ -56,6 +76,7 @@ export function scrubber() {
     const duration = player.duration();
     input.max = String(duration);
     input.disabled = !(duration > 0);
+    showMarks(duration);
     if (dragging) return;
     let position = player.position();
     if (target) {

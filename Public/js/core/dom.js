@@ -1,6 +1,8 @@
 // DOM helpers. Everything the page shows is built with createElement and
 // textContent, so text from feeds can never become markup.
 
+import { artworkURL } from './artwork-url.js';
+
 /**
  * Builds an element. `attrs` keys: `class`, `dataset` (object), `on` (event → handler),
  * `text` (textContent); any other key becomes an attribute (`true` → empty attribute,
@@ -61,9 +63,10 @@ export function externalLink(url, label, className = 'external-link') {
   return h('a', { class: className, href, target: '_blank', rel: 'noopener noreferrer' }, label);
 }
 
-/** Artwork image, or a neutral placeholder square when there is none. */
+/** Artwork image (the server's kept copy of it, core/artwork-url.js), or a neutral placeholder
+ *  square when there is none. */
 export function artwork(url, className = 'art', size = 56) {
-  const src = safeUrl(url);
+  const src = safeUrl(artworkURL(url, size));
   if (!src) return h('span', { class: `${className} art-fallback`, 'aria-hidden': 'true' });
   return h('img', { class: className, src, alt: '', width: size, height: size, loading: 'lazy', decoding: 'async' });
 }

@@ -28,11 +28,16 @@ const PATHS = {
   close: 'M19 6.41 17.59 5 12 10.59 6.41 5 5 6.41 10.59 12 5 17.59 6.41 19 12 13.41 17.59 19 19 17.59 13.41 12z',
   playNext: 'M19 9H2v2h17V9zm0-4H2v2h17V5zM2 15h13v-2H2v2zm15-2v6l5-3-5-3z',
   addQueue: 'M14 10H3v2h11v-2zm0-4H3v2h11V6zm4 8v-4h-2v4h-4v2h4v4h2v-4h4v-2h-4zM3 16h7v-2H3v2z',
+  volume: 'M3 9v6h4l5 5V4L7 9H3zm13.5 3A4.5 4.5 0 0 0 14 7.97v8.05A4.47 4.47 0 0 0 16.5 12zM14 3.23v2.06a7 7 0 0 1 0 13.42v2.06a9 9 0 0 0 0-17.54z',
+  volumeOff: 'M16.5 12A4.5 4.5 0 0 0 14 7.97v2.21l2.45 2.45c.03-.2.05-.41.05-.63zm2.5 0c0 .94-.2 1.82-.54 2.64l1.51 1.51A8.8 8.8 0 0 0 21 12a9 9 0 0 0-7-8.77v2.06A7 7 0 0 1 19 12zM4.27 3 3 4.27 7.73 9H3v6h4l5 5v-6.73l4.25 4.25c-.67.52-1.42.93-2.25 1.18v2.06a8.99 8.99 0 0 0 3.69-1.81L19.73 21 21 19.73l-9-9L4.27 3zM12 4 9.91 6.09 12 8.18V4z',
+  moon: 'M12.3 2a10 10 0 1 0 9.7 12.4A8 8 0 0 1 12.3 2z',
+  minus: 'M5 11h14v2H5z',
 };
 
 /** An `<svg class="icon">` for `name` (play, pause, back15, forward15, chevronDown, check, plus,
- *  refresh, alert, external, upload, download). */
-export function icon(name) {
+ *  refresh, alert, external, upload, download, volume, volumeOff, moon, minus). The skip arrows
+ *  (back15, forward15) show `seconds` inside (default 15). */
+export function icon(name, seconds = 15) {
   const svg = document.createElementNS(NS, 'svg');
   svg.setAttribute('viewBox', '0 0 24 24');
   svg.setAttribute('class', `icon icon-${name}`);
@@ -44,7 +49,7 @@ export function icon(name) {
     // The forward arrow is the back arrow mirrored.
     if (name === 'forward15') arrow.setAttribute('transform', 'matrix(-1 0 0 1 24 0)');
     const label = svgNode('text', { x: '12', y: '15.5', 'text-anchor': 'middle', class: 'icon-number' });
-    label.textContent = '15';
+    label.textContent = String(seconds);
     svg.append(arrow, label);
   } else {
     svg.append(svgNode('path', { d: PATHS[name] }));

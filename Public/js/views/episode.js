@@ -7,6 +7,7 @@ import { getJSON } from '../core/api.js';
 import { dateText, dateISO, durationText } from '../core/format.js';
 import { richText, hasRichText } from '../core/rich-text.js';
 import { playButton, equalizer, showPlayed } from '../components/episode-row.js';
+import { downloadButton } from '../components/download-button.js';
 import { markNowPlaying } from '../components/now-playing.js';
 import { chapterList } from '../components/chapter-list.js';
 import { queueItems, markItem } from '../components/row-menu.js';
@@ -58,6 +59,7 @@ function page(episode, chapters) {
         details.subtitle && details.subtitle !== episode.title ? h('p', { class: 'episode-subtitle' }, details.subtitle) : null,
         h('p', { class: 'episode-meta' }, h('span', { class: 'episode-facts' }, facts(episode, details))),
         h('div', { class: 'episode-page-actions' }, button,
+          downloadButton(episode, { labelled: true, className: 'episode-download' }),
           queueItems(episode.id, episode.title ?? '', 'button button-small episode-queue'),
           playlistItem(episode.id, episode.title ?? '', 'button button-small episode-playlist'),
           markItem(episode.id, episode.title ?? '', Boolean(episode.played), 'button button-small episode-mark')))),

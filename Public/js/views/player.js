@@ -1,6 +1,7 @@
 // Full player `/player`: large artwork, title, podcast, the scrubber with elapsed and
-// −remaining, −15/+15, play/pause, the speed menu, the played margin (a server setting) and this
-// device's lock-screen switch.
+// −remaining, skip back/forward (by the listener's intervals), play/pause, speed, the sleep timer,
+// volume and mute, the skip intervals and played margin (server settings) and this device's
+// lock-screen switch; the chapter list beside it (wide) or below it (narrow).
 
 import { h, safeUrl } from '../core/dom.js';
 import { icon } from '../core/icons.js';
@@ -8,14 +9,25 @@ import { player } from '../core/player-state.js';
 import { router } from '../core/router.js';
 import { socket } from '../core/socket.js';
 import { scrubber } from '../components/scrubber.js';
+import { playerChapters } from '../components/chapter-list.js';
 import { speedMenu } from '../components/speed-menu.js';
+import { volumeControl } from '../components/volume-control.js';
+import { sleepButton } from '../components/sleep-menu.js';
+import { skipIntervalSettings, skipIntervals } from '../components/skip-intervals.js';
 import { mediaSessionSetting } from '../components/media-session.js';
 import { playedMarginSetting } from '../components/played-margin.js';
+import { outputButton } from '../components/output-menu.js';
+import { artworkURL } from '../core/artwork-url.js';
 
 export const playerView = {
   mount(root) {
     const seek = scrubber();
-    const speed = speedMenu((value) => socket.send('rate', { value }));
+    const chapters = playerChapters();
+    const speed = speedMenu((value) => socket.send('rate', { value }), { steppers: true });
+    const volume = volumeControl();
+    const sleep = sleepButton();
+    const output = outputButton();
+    const skips = skipIntervalSettings();
     const margin = playedMarginSetting();
     const art = h('img', { class: 'player-art', alt: '', width: 512, height: 512 });
     const artBox = h('div', { class: 'player-art-box' }, art);
@@ -23,7 +35,20 @@ export const playerView = {
     const podcast = h('a', { class: 'player-podcast', href: '/' });
     const toggle = h('button', { type: 'button', class: 'transport-toggle', dataset: { action: 'playpause' }, 'aria-label': 'Play' }, icon('play'));
     const skipButton = (by, name, label) =>
-      h('button', { type: 'button', class: 'transport-skip', dataset: { action: 'skip', by }, 'aria-label': label }, icon(name));
+      h('button', { type: 'button', class: 'transport-skip', dataset: { action: 'skip', by }, 'aria-label': label }, icon(name, Math.abs(by)));
+    const skipBack = skipButton(-15, 'back15', 'Back 15 seconds');
+    const skipForward = skipButton(30, 'forward15', 'Forward 30 seconds');
+    let skipShown = null;
+    const showSkips = () => {
+      const { back, forward } = skipIntervals();
+      if (skipShown === `${back}/${forward}`) return;
+      skipShown = `${back}/${forward}`;
+      for (const [button, by, name, words] of [[skipBack, -back, 'back15', 'Back'], [skipForward, forward, 'forward15', 'Forward']]) {
+        button.dataset.by = String(by);
+        button.setAttribute('aria-label', `${words} ${Math.abs(by)} seconds`);
+        button.replaceChildren(icon(name, Math.abs(by)));
+      }
+    };
 
     const trackButton = (action, name, label) =>
       h('button', { type: 'button', class: 'transport-track', dataset: { action }, 'aria-label': label }, icon(name));
@@ -39,11 +64,13 @@ export const playerView = {
       seek.el,
       h('div', { class: 'transport' },
         trackButton('previous', 'previous', 'Previous episode'),
-        skipButton(-15, 'back15', 'Back 15 seconds'), toggle, skipButton(15, 'forward15', 'Forward 15 seconds'),
+        skipBack, toggle, skipForward,
         trackButton('next', 'next', 'Next episode')),
       h('div', { class: 'player-modes' }, shuffle, repeat,
         h('a', { class: 'button button-small player-queue-link', href: '/queue' }, icon('queue'), h('span', { class: 'button-label' }, 'Queue'))),
-      h('div', { class: 'player-extras' }, speed.el, margin.el, lockScreenSwitch()));
+      h('div', { class: 'player-controls' }, speed.el, sleep.el, output.el),
+      volume.el,
+      h('div', { class: 'player-extras' }, skips.el, margin.el, lockScreenSwitch()));
     const empty = h('div', { class: 'player-empty' },
       h('h1', { class: 'player-title', tabindex: '-1' }, 'Nothing is playing'),
       h('p', { class: 'player-empty-links' }, h('a', { class: 'button', href: '/' }, 'Choose an episode'),
@@ -54,12 +81,13 @@ export const playerView = {
         h('button', { type: 'button', class: 'icon-button', 'aria-label': 'Close player', on: { click: () => router.back('/') } }, icon('chevronDown')),
         h('span', { class: 'player-kicker' }, 'Now playing'),
         h('span', { class: 'player-top-spacer' })),
-      body, empty));
+      body, chapters.el, empty));
 
     let shown = null; // identity of the episode on screen
     let showing = null;
     const render = (state, kind) => {
       const episode = player.episode;
+      if (kind !== 'tick') chapters.update(state);
       body.hidden = !episode;
       empty.hidden = Boolean(episode);
       if (!episode) return;
@@ -70,7 +98,7 @@ export const playerView = {
           title.textContent = episode.title ?? '';
           podcast.textContent = episode.podcast ?? '';
           podcast.href = episode.podcastId ? `/podcast/${episode.podcastId}` : '/';
-          const src = safeUrl(episode.artwork);
+          const src = safeUrl(artworkURL(episode.artwork, 400));
           if (src) art.src = src;
           else art.removeAttribute('src');
           art.hidden = !src;
@@ -82,7 +110,16 @@ export const playerView = {
           toggle.replaceChildren(icon(next));
           toggle.setAttribute('aria-label', next === 'play' ? 'Play' : 'Pause');
         }
+        // mpv waits for data: a ring turns around the play button (CSS delays it, so a quick
+        // seek never flashes it).
+        const waiting = Boolean(state?.buffering) && Boolean(episode);
+        toggle.classList.toggle('is-buffering', waiting);
+        toggle.setAttribute('aria-busy', String(waiting));
+        output.update(state);
         speed.update(Number(state?.rate) || 1);
+        volume.update(state);
+        skips.update(state?.settings);
+        showSkips();
         margin.update(state?.settings);
         const shuffled = Boolean(state?.shuffle);
         shuffle.setAttribute('aria-pressed', String(shuffled));
@@ -95,6 +132,7 @@ export const playerView = {
         }
       }
       seek.update();
+      sleep.update(state);
     };
     const unsubscribe = player.subscribe(render);
     render(player.state, 'state');

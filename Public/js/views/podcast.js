@@ -1,6 +1,6 @@
 // Podcast view `/podcast/{id}`: a header (title, author, episode count, when the feed was last
-// refreshed, Refresh and Unsubscribe), what went wrong with the feed if anything did, what the
-// feed says about the show, and the episodes.
+// refreshed, Refresh and Unsubscribe, the speed its episodes start at), what went wrong with the
+// feed if anything did, what the feed says about the show, and the episodes.
 
 import { h, artwork } from '../core/dom.js';
 import { icon } from '../core/icons.js';
@@ -15,6 +15,9 @@ import { markNowPlaying } from '../components/now-playing.js';
 import { confirmDialog } from '../components/confirm.js';
 import { feedNotice, refreshedText, warningsNote } from '../components/feed-status.js';
 import { podcastFacts } from '../components/facts.js';
+import { speedMenu } from '../components/speed-menu.js';
+import { player } from '../core/player-state.js';
+import { socket } from '../core/socket.js';
 import { problem } from './problem.js';
 
 const TICK_MS = 30_000; // "Refreshed 2 min ago" stays true
@@ -112,6 +115,19 @@ export const podcastView = {
       }
     });
 
+    // The speed this podcast's episodes start at: a server setting, so every client shows it.
+    const speed = speedMenu((rate) => socket.send('podcast.speed', { podcast: podcast.id, rate }), {
+      label: 'Episodes play at', ariaLabel: 'Speed this podcast\u2019s episodes start at', none: 'Usual speed',
+    });
+    speed.el.classList.add('podcast-speed');
+    const showSpeed = (state, kind) => {
+      if (kind === 'tick') return;
+      const rate = state?.settings?.podcastSpeeds?.[String(podcast.id)];
+      speed.update(Number.isFinite(rate) ? rate : null);
+    };
+    const stopWatchingSpeed = player.subscribe(showSpeed);
+    showSpeed(player.state, 'state');
+
     root.replaceChildren(...[
       h('header', { class: 'podcast-header' },
         artwork(podcast.artwork, 'podcast-header-art', 320),
@@ -119,7 +135,8 @@ export const podcastView = {
           h('h1', { class: 'view-title', tabindex: '-1' }, podcast.title || 'Untitled podcast'),
           podcast.author ? h('p', { class: 'podcast-author' }, podcast.author) : null,
           h('p', { class: 'podcast-count' }, count, refreshed),
-          h('div', { class: 'podcast-actions' }, refreshButton, unsubscribeButton))),
+          h('div', { class: 'podcast-actions' }, refreshButton, unsubscribeButton),
+          speed.el)),
       statusBox,
       podcast.summary ? h('p', { class: 'podcast-summary' }, podcast.summary) : null,
       factsBox,
@@ -138,6 +155,7 @@ export const podcastView = {
       destroy() {
         stopWatchingLibrary();
         stopWatchingRefresh();
+        stopWatchingSpeed();
         clearInterval(ticker);
       },
     };

@@ -1,0 +1,42 @@
+// What went wrong with playback, on every client and every view: the server's `state.error`
+// (an episode that could not be played — the queue has moved on) and `state.notice` (why it
+// paused or changed without anyone asking: an output unplugged, the player restarted). A strip
+// at the top of the page until the message changes or the listener dismisses it (dismissing is
+// this browser's business: the server keeps the message for clients that join later).
+
+import { h } from '../core/dom.js';
+import { icon } from '../core/icons.js';
+import { player } from '../core/player-state.js';
+
+/** Puts the strip before `anchor` (the view container) and keeps it current. */
+export function initPlaybackAlerts(anchor) {
+  if (!anchor) return;
+  const error = alertRow('error', 'alert');
+  const notice = alertRow('notice', 'status');
+  const strip = h('div', { class: 'playback-alerts' }, error.el, notice.el);
+  anchor.before(strip);
+  const render = (state, kind) => {
+    if (kind === 'tick') return;
+    error.show(state?.error ?? null);
+    notice.show(state?.notice ?? null);
+  };
+  player.subscribe(render);
+  render(player.state, 'state');
+}
+
+function alertRow(kind, role) {
+  const text = h('span', { class: 'playback-alert-text' });
+  const dismiss = h('button', { type: 'button', class: 'icon-button playback-alert-dismiss', 'aria-label': 'Dismiss' }, icon('close'));
+  const el = h('div', { class: `playback-alert playback-${kind}`, role, hidden: true }, icon(kind === 'error' ? 'alert' : 'volume'), text, dismiss);
+  let dismissed = null;
+  dismiss.addEventListener('click', () => { dismissed = text.textContent; el.hidden = true; });
+  return {
+    el,
+    show(message) {
+      const value = typeof message === 'string' && message !== '' ? message : null;
+      if (value !== null && text.textContent !== value) text.textContent = value;
+      el.hidden = value === null || value === dismissed;
+      if (value === null) dismissed = null;
+    },
+  };
+}

@@ -1,0 +1,58 @@
+import EarshotCore
+import Foundation
+
+extension DownloadManager {
+    /// Picks up where the last run stopped (a quit, a crash, a `kill -9`):
+    /// - a download that was running is queued again and resumes from its partial file, whose
+    ///   size on disk (not the last count stored) is where it continues;
+    /// - a finished download whose file is gone is forgotten; one whose partial file was already
+    ///   renamed into place (the process died before the library heard) is done;
+    /// - a `.part` file no download claims (deleted, or left by a crash before the row was written)
+    ///   is deleted.
+    func recover() async {
+        let stored = (try? await store.downloads()) ?? []
+        let now = Date()
+        var claimed: Set<String> = []
+        for var item in stored {
+            let id = item.episodeID
+            let final = finalPath(item)
+            if item.state == .done {
+                guard let size = PartFile.size(atPath: final) else {
+                    persist(.remove(episode: id))
+                    continue
+                }
+                item.bytes = size
+                items[id] = item
+                localFiles.set(episode: id, path: final, urls: [item.url, item.info.mediaURL])
+                continue
+            }
+            claimed.insert(item.file + ".part")
+            let partSize = PartFile.size(atPath: partPath(item))
+            if partSize == nil, let size = PartFile.size(atPath: final), let expected = item.expectedBytes, size == expected {
+                try? item.apply(.recovered(bytes: size), now: now, retry: configuration.retry)
+                localFiles.set(episode: id, path: final, urls: [item.url, item.info.mediaURL])
+            } else {
+                item.bytes = partSize ?? 0
+                if partSize == nil { item.etag = nil; item.lastModified = nil }
+                try? item.apply(.interrupted, now: now, retry: configuration.retry)
+            }
+            items[id] = item
+            persist(.save(item))
+        }
+        removeOrphans(keeping: claimed)
+        batch.absorb(items.values)
+    }
+
+    /// Deletes the partial files in the downloads folder that no download claims.
+    private func removeOrphans(keeping claimed: Set<String>) {
+        let manager = FileManager.default
+        let root = configuration.folder
+        guard let folders = try? manager.contentsOfDirectory(atPath: root.path) else { return }
+        for folder in folders {
+            let names = (try? manager.contentsOfDirectory(atPath: root.appendingPathComponent(folder).path)) ?? []
+            for name in names where name.hasSuffix(".part") && !claimed.contains("\(folder)/\(name)") {
+                PartFile.remove(root.appendingPathComponent(folder).appendingPathComponent(name).path)
+            }
+        }
+    }
+}

@@ -1,0 +1,28 @@
+extension LibrarySchema {
+    /// Issue 6: one row per episode that has (or had) a download. `state` is `DownloadState`, plus
+    /// `removed`: a download deleted by hand, kept as a row only so the auto-download policy never
+    /// fetches that episode again by itself (lists never show it). `file` is relative to the
+    /// downloads folder; `bytes` is what was on disk when the row was last written (the partial
+    /// file's real size wins after a crash). `etag`/`last_modified` are the partial file's
+    /// validators, exactly as the server sent them. Deleting the episode takes the row along.
+    static let downloads = """
+        CREATE TABLE downloads(
+            episode_id INTEGER PRIMARY KEY REFERENCES episodes(id) ON DELETE CASCADE,
+            state TEXT NOT NULL CHECK(state IN ('queued', 'downloading', 'paused', 'done', 'failed', 'removed')),
+            url TEXT NOT NULL,
+            file TEXT NOT NULL,
+            bytes INTEGER NOT NULL DEFAULT 0,
+            total INTEGER,
+            enclosure_length INTEGER NOT NULL DEFAULT 0,
+            etag TEXT,
+            last_modified TEXT,
+            error TEXT,
+            attempts INTEGER NOT NULL DEFAULT 0,
+            retry_at REAL,
+            automatic INTEGER NOT NULL DEFAULT 0,
+            queued_at REAL NOT NULL,
+            finished_at REAL,
+            updated_at REAL NOT NULL
+        );
+        """
+}

@@ -1,0 +1,56 @@
+import EarshotCore
+import Foundation
+
+extension PlaybackEngine {
+    /// Where the chosen output is kept (a settings row holding the device's name).
+    static let outputKey = "playback.output"
+
+    /// Reads the chosen output and tells mpv (at start; mpv's list has not arrived yet, so a
+    /// device that is gone is dropped for "auto" when it does — `devicesChanged`).
+    func restoreOutput() async {
+        if let saved = try? await store.setting(Self.outputKey), !saved.isEmpty { state.output = saved }
+        resilience.activeOutput = OutputDecision.atStart(chosen: state.output, devices: state.outputs)
+        if resilience.activeOutput != AudioDevice.automatic { player.setAudioDevice(resilience.activeOutput) }
+    }
+
+    /// `output {device}`: one of the listed outputs (or "auto"), used at once and remembered.
+    func chooseOutput(_ device: String) async throws(CommandError) {
+        guard device == AudioDevice.automatic || state.outputs.contains(where: { $0.name == device }) else {
+            let names = ([AudioDevice.automatic] + state.outputs.map(\.name)).reduce(into: [String]()) {
+                if !$0.contains($1) { $0.append($1) }
+            }
+            throw CommandError("no output \"\(device)\": the outputs are \(names.joined(separator: ", "))")
+        }
+        do { try await store.setSetting(Self.outputKey, device) } catch {
+            throw CommandError("could not save the setting: \(error)")
+        }
+        state.output = device
+        resilience.activeOutput = device
+        player.setAudioDevice(device)
+        publishState()
+    }
+
+    /// mpv's device list changed (at start, and whenever the host's devices do): carries out
+    /// `OutputDecision` — the device in use gone pauses playback and says why.
+    func devicesChanged(_ devices: [AudioDevice]) async {
+        let decision = OutputDecision.afterChange(before: state.outputs, after: devices, chosen: state.output,
+                                                  active: resilience.activeOutput, playing: loaded && state.isPlaying)
+        state.outputs = devices
+        switch decision {
+        case .keep:
+            break
+        case .fallBack(let pause, let notice):
+            resilience.activeOutput = AudioDevice.automatic
+            player.setAudioDevice(AudioDevice.automatic)
+            if pause {
+                setPaused(true)
+                await savePosition(force: true)
+            }
+            if let notice { state.notice = notice }
+        case .restore(let device):
+            resilience.activeOutput = device
+            player.setAudioDevice(device)
+        }
+        publishState()
+    }
+}

@@ -1,0 +1,99 @@
+import EarshotCore
+import Foundation
+@testable import Playback
+import TestSupport
+import Testing
+
+/// mpv dying or hanging, with a real mpv. libmpv lives inside Earshot's process, so "mpv died"
+/// is simulated by mpv's own `quit` command: its core really shuts down and the handle is dead,
+/// exactly what a crashed core leaves. A hang cannot be caused from outside: the watchdog's probe
+/// answers are dropped instead (`stopAnsweringProbesForTesting`), which is what a hung core looks
+/// like to the watchdog.
+@Suite(.serialized) struct RecoveryEngineTests {
+    private func harness() async throws -> ResilienceHarness {
+        let directory = TemporaryDirectory()
+        let audio = try GeneratedAudio.writeWAV(to: directory.file("tone.wav"), seconds: 60)
+        return try await ResilienceHarness([("Tone", audio.path, 60)], directory: directory)
+    }
+
+    @Test func mpvQuittingIsRestartedWithTheEpisodeWhereItWas() async throws {
+        let h = try await harness()
+        let episode = h.episodes[0]
+        try await h.engine.handle(.play(episode: episode.id))
+        try await h.engine.handle(.seek(to: 20))
+        try await h.engine.handle(.rate(1.5))
+        try await h.engine.handle(.volume(70))
+        #expect(await h.wait(until: h.isPlaying(episode, past: 20.3)))
+        let before = await h.engine.state.position
+
+        h.engine.player.quitForTesting()
+        let restarted = await waitFor { await h.engine.playerRestarts == 1 }
+        #expect(restarted, "the engine never restarted mpv")
+        // A new mpv plays the same episode from where the old one was, with the same settings.
+        #expect(await h.wait(until: h.isPlaying(episode, past: before)), "not playing again")
+        let position = try #require(h.engine.player.timePosition(), "the new mpv has the file")
+        #expect(position >= before - 0.5 && position < before + 5, "\(position) vs \(before)")
+        #expect(h.engine.player.property("speed").flatMap(Double.init) == 1.5)
+        #expect(h.engine.player.property("volume").flatMap(Double.init) == 70)
+        let notice = await h.engine.state.notice
+        #expect(notice?.contains("restarted") == true, "\(notice ?? "no notice")")
+        await h.close()
+    }
+
+    @Test func aPausedEpisodeStaysPausedAfterARestart() async throws {
+        let h = try await harness()
+        let episode = h.episodes[0]
+        try await h.engine.handle(.play(episode: episode.id))
+        #expect(await h.wait(until: h.isPlaying(episode, past: 0.5)))
+        try await h.engine.handle(.pause)
+        let at = await h.engine.state.position
+        let before = h.states.count
+        h.engine.player.quitForTesting()
+        #expect(await waitFor { await h.engine.playerRestarts == 1 })
+        _ = await h.wait { !$0.buffering }
+        try await Task.sleep(for: .milliseconds(300))
+        #expect(h.engine.player.property("pause") == "yes")
+        // The new mpv started paused: no client ever saw it playing meanwhile.
+        #expect(h.states[before...].allSatisfy { $0.json["paused"] as? Bool == true })
+        let position = try #require(h.engine.player.timePosition())
+        #expect(abs(position - at) < 0.5, "\(position) vs \(at)")
+        try await h.engine.handle(.resume)
+        #expect(await h.wait(until: h.isPlaying(episode, past: at + 0.3)))
+        await h.close()
+    }
+
+    @Test func mpvNotAnsweringIsReplacedByTheWatchdog() async throws {
+        let h = try await harness()
+        let episode = h.episodes[0]
+        try await h.engine.handle(.play(episode: episode.id))
+        #expect(await h.wait(until: h.isPlaying(episode, past: 1)))
+        let started = Date()
+        h.engine.player.stopAnsweringProbesForTesting()
+        let restarted = await waitFor(timeout: 10) { await h.engine.playerRestarts == 1 }
+        let took = Date().timeIntervalSince(started)
+        #expect(restarted, "the watchdog never noticed")
+        #expect(took > PlaybackEngine.probeTimeout - 0.5 && took < PlaybackEngine.probeTimeout + 3, "\(took) s")
+        #expect(await h.wait(until: h.isPlaying(episode, past: 1)), "the new mpv plays on")
+        // The new mpv answers: no second restart.
+        try await Task.sleep(for: .seconds(PlaybackEngine.probeTimeout + 1.5))
+        #expect(await h.engine.playerRestarts == 1)
+        await h.close()
+    }
+
+    @Test func aHealthyMpvIsNeverRestarted() async throws {
+        let h = try await harness()
+        try await h.engine.handle(.play(episode: h.episodes[0].id))
+        try await Task.sleep(for: .seconds(PlaybackEngine.probeTimeout + 2))
+        #expect(await h.engine.playerRestarts == 0)
+        await h.close()
+    }
+
+    private func waitFor(timeout: Double = 8, _ condition: () async -> Bool) async -> Bool {
+        let deadline = Date().addingTimeInterval(timeout)
+        while Date() < deadline {
+            if await condition() { return true }
+            try? await Task.sleep(for: .milliseconds(20))
+        }
+        return await condition()
+    }
+}
