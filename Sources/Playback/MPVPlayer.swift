@@ -34,6 +34,10 @@ public final class MPVPlayer: @unchecked Sendable {
     /// A new, initialized mpv with Earshot's options and observed properties.
     private static func makeHandle(audioOutput: String?, extra: [(String, String)] = []) throws -> OpaquePointer {
         earshot_mpv_set_c_numeric()
+        // mpv probes every audio output for `audio-device-list`; PipeWire's client library then prints
+        // warnings about a missing client.conf on machines without one. Earshot reports audio problems
+        // itself, so PipeWire's own console log is off unless the user set a level.
+        setenv("PIPEWIRE_DEBUG", "0", 0)
         guard let h = mpv_create() else {
             throw MPVError(code: -1, message: "mpv_create failed (out of memory?)", operation: "create")
         }
