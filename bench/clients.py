@@ -181,27 +181,37 @@ class Crowd:
 
 # ------------------------------------------------------------------------------ the server
 
+def start_serving(command, timeout):
+    """Starts `earshot serve` (command: its argv); returns (process, port) once it announced its URL.
+    Its output keeps being read (and dropped) so it never blocks on a full pipe."""
+    process = subprocess.Popen(command, cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+    found, port = threading.Event(), {}
+
+    def drain():
+        for line in process.stdout:
+            match = SERVING.search(line)
+            if match and not found.is_set():
+                port["value"] = int(match.group(1))
+                found.set()
+
+    threading.Thread(target=drain, daemon=True).start()
+    if not found.wait(timeout):
+        process.kill()
+        process.wait()
+        raise RuntimeError(f"earshot serve did not announce its URL within {timeout} s")
+    return process, port["value"]
+
+
 class Server:
     def __init__(self, binary):
         self.data = tempfile.mkdtemp(prefix="earshot-bench-clients-")
-        self.process = subprocess.Popen(
-            [binary, "serve", "--port", "0", "--data", self.data, "--audio-output", "null", "--refresh-interval", "0"],
-            cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
-        found = threading.Event()
-        port = {}
-
-        def drain():
-            for line in self.process.stdout:
-                match = SERVING.search(line)
-                if match and not found.is_set():
-                    port["value"] = int(match.group(1))
-                    found.set()
-
-        threading.Thread(target=drain, daemon=True).start()
-        if not found.wait(30):
-            self.stop()
-            raise RuntimeError("earshot serve did not announce its URL within 30 s")
-        self.port = port["value"]
+        try:
+            self.process, self.port = start_serving(
+                [binary, "serve", "--port", "0", "--data", self.data, "--audio-output", "null", "--refresh-interval", "0"],
+                30)
+        except RuntimeError:
+            shutil.rmtree(self.data, ignore_errors=True)
+            raise
         self.pid = self.process.pid
 
     def cpu_seconds(self):

@@ -31,7 +31,6 @@ alone (fsync is free on tmpfs).
 import argparse
 import json
 import os
-import re
 import shutil
 import socket
 import subprocess
@@ -45,11 +44,10 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
 sys.path.insert(0, HERE)
-from clients import Client  # noqa: E402  (the bench's minimal WebSocket client)
+from clients import Client, start_serving  # noqa: E402  (the bench's WebSocket client, its server start)
 
 CACHE = os.path.join(ROOT, ".build", "bench", "downloads")
 OUT = os.path.join(ROOT, ".build", "bench", "downloads.md")
-SERVING = re.compile(r"Earshot is serving on http://127\.0\.0\.1:(\d+)/")
 BUDGET = 0.80
 EPISODES = 4
 
@@ -126,24 +124,9 @@ def feed_for(base):
 class Earshot:
     def __init__(self, binary, data):
         self.data = data
-        self.process = subprocess.Popen(
+        self.process, self.port = start_serving(
             [binary, "serve", "--port", "0", "--data", data, "--audio-output", "null", "--no-demo",
-             "--refresh-interval", "0"],
-            cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
-        found, port = threading.Event(), {}
-
-        def drain():
-            for line in self.process.stdout:
-                match = SERVING.search(line)
-                if match and not found.is_set():
-                    port["value"] = int(match.group(1))
-                    found.set()
-
-        threading.Thread(target=drain, daemon=True).start()
-        if not found.wait(20):
-            self.stop()
-            raise RuntimeError("earshot did not start")
-        self.port = port["value"]
+             "--refresh-interval", "0"], 20)
         self.ws = Client(0, self.port)
         self.next_id = 1
 

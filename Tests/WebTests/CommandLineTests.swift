@@ -61,8 +61,9 @@ struct CommandLineTests {
 
     /// Starts `earshot serve`, waits for its "serving on" line, runs `body` with the URL, then
     /// sends SIGTERM and returns the exit status.
-    static func serving(_ arguments: [String], environment: [String: String],
-                        _ body: (URL) async throws -> Void) async throws -> Int32 {
+    /// Starts the real binary with `arguments` and returns it with the first line it prints (the
+    /// "serving on URL" line), read off the cooperative pool within 20 s.
+    static func start(_ arguments: [String], environment: [String: String] = [:]) async throws -> (Process, String) {
         let process = Process()
         process.executableURL = binary
         process.arguments = arguments
@@ -82,6 +83,12 @@ struct CommandLineTests {
             }
             return text
         }
+        return (process, line)
+    }
+
+    static func serving(_ arguments: [String], environment: [String: String],
+                        _ body: (URL) async throws -> Void) async throws -> Int32 {
+        let (process, line) = try await start(arguments, environment: environment)
         defer { if process.isRunning { process.terminate() } }
         let url = try #require(line.split(separator: " ").last.flatMap { URL(string: String($0).trimmingCharacters(in: .whitespacesAndNewlines)) },
                                "no URL in \(line)")

@@ -15,24 +15,7 @@ struct CrashRecoveryTests {
     static func launch(_ arguments: [String]) async throws -> Running {
         let binary = CommandLineTests.binary
         try #require(FileManager.default.isExecutableFile(atPath: binary.path), "build the earshot product first")
-        let process = Process()
-        process.executableURL = binary
-        process.arguments = arguments
-        let out = Pipe()
-        process.standardOutput = out
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        let reader = out.fileHandleForReading
-        let line: String = try await offThePool {
-            var text = ""
-            let deadline = Date().addingTimeInterval(20)
-            while !text.contains("\n") && Date() < deadline {
-                let chunk = reader.availableData
-                if chunk.isEmpty { break }
-                text += String(decoding: chunk, as: UTF8.self)
-            }
-            return text
-        }
+        let (process, line) = try await CommandLineTests.start(arguments)
         let port = line.split(separator: ":").last.flatMap { Int($0.filter(\.isNumber)) }
         if port == nil { process.terminate() }
         return Running(process: process, port: try #require(port, "no URL in \(line)"))

@@ -22,15 +22,7 @@ export function confirmDialog({ title, text, confirm, cancel = 'Cancel' }) {
   no.focus(); // the safe answer is the default one
 
   return new Promise((resolve) => {
-    let done = false;
-    const finish = (answer) => {
-      if (done) return;
-      done = true;
-      dialog.close();
-      dialog.remove();
-      if (opener instanceof HTMLElement && opener.isConnected) opener.focus({ preventScroll: true });
-      resolve(answer);
-    };
+    const finish = dialogFinisher(dialog, opener, resolve);
     no.addEventListener('click', () => finish(false));
     yes.addEventListener('click', () => finish(true));
     dialog.addEventListener('cancel', (event) => {
@@ -45,4 +37,18 @@ export function confirmDialog({ title, text, confirm, cancel = 'Cancel' }) {
       if (!inside) finish(false);
     });
   });
+}
+
+/** The one way a modal dialog ends: once only, closed and removed, focus back on what opened it,
+ *  then `resolve(answer)`. Shared by every dialog the app opens. */
+export function dialogFinisher(dialog, opener, resolve) {
+  let done = false;
+  return (answer) => {
+    if (done) return;
+    done = true;
+    dialog.close();
+    dialog.remove();
+    if (opener instanceof HTMLElement && opener.isConnected) opener.focus({ preventScroll: true });
+    resolve(answer);
+  };
 }

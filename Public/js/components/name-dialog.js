@@ -3,6 +3,7 @@
 // Cancel to leave. `submit(name)` does the work and rejects with a message to show.
 
 import { h } from '../core/dom.js';
+import { dialogFinisher } from './confirm.js';
 
 let counter = 0;
 /** The most characters a name may have (PlaylistName.maxLength on the server). */
@@ -30,15 +31,7 @@ export function nameDialog({ title, label = 'Name', value = '', confirm, submit 
   input.select();
 
   return new Promise((resolve) => {
-    let done = false;
-    const finish = (answer) => {
-      if (done) return;
-      done = true;
-      dialog.close();
-      dialog.remove();
-      if (opener instanceof HTMLElement && opener.isConnected) opener.focus({ preventScroll: true });
-      resolve(answer);
-    };
+    const finish = dialogFinisher(dialog, opener, resolve);
     cancel.addEventListener('click', () => finish(null));
     dialog.addEventListener('cancel', (event) => { event.preventDefault(); finish(null); });
     form.addEventListener('submit', async (event) => {
