@@ -87,12 +87,19 @@ def test_speed_menu_steppers_keys_and_mini_player(server, driver):
         tap(driver, by_css(driver, ".speed-faster"))
         wait_until(lambda: state(server)["rate"] == 1.55, message="+ steps 0.05")
         wait_until(lambda: select.first_selected_option.text == "1.55×", message="1.55× shown, though not a preset")
+        # Each step counts from the speed the page shows: wait for it before the next (on a busy machine the
+        # page renders the server's new state a moment later).
         tap(driver, by_css(driver, ".speed-slower"))
+        wait_until(lambda: select.first_selected_option.text == "1.5×", message="1.5× shown")
         tap(driver, by_css(driver, ".speed-slower"))
         wait_until(lambda: state(server)["rate"] == 1.45, message="− twice")
+        wait_until(lambda: select.first_selected_option.text == "1.45×", message="1.45× shown")
         keys(driver, "]")
         wait_until(lambda: state(server)["rate"] == 1.55, message="] is 0.1× faster")
-        keys(driver, "[", "[")
+        wait_until(lambda: select.first_selected_option.text == "1.55×", message="1.55× shown")
+        keys(driver, "[")
+        wait_until(lambda: select.first_selected_option.text == "1.45×", message="1.45× shown again")
+        keys(driver, "[")
         wait_until(lambda: state(server)["rate"] == 1.35, message="[ twice")
 
         # The mini-player shows the speed (not at 1×), here and on another client.
