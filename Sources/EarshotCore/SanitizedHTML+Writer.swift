@@ -52,6 +52,49 @@ extension SanitizedHTML {
             bytes.append(UInt8(ascii: ">"))
         }
 
+        /// `<tag>`, the name given as a literal (the sanitizer's element names: no `String` to unpack).
+        public mutating func open(_ tag: StaticString) {
+            bytes.append(UInt8(ascii: "<"))
+            tag.withUTF8Buffer { bytes.append(contentsOf: $0) }
+            bytes.append(UInt8(ascii: ">"))
+        }
+
+        /// `<tag name="value">` with the value as UTF-8 bytes (a link's address, straight from the notes).
+        public mutating func open(_ tag: StaticString, _ name: StaticString, _ value: UnsafeBufferPointer<UInt8>) {
+            bytes.append(UInt8(ascii: "<"))
+            tag.withUTF8Buffer { bytes.append(contentsOf: $0) }
+            attribute(name, value)
+            bytes.append(UInt8(ascii: ">"))
+        }
+
+        /// `<tag name="value" name2="value2">` with the values as UTF-8 bytes, `name` before `name2` in
+        /// name order.
+        public mutating func open(_ tag: StaticString, _ name: StaticString, _ value: UnsafeBufferPointer<UInt8>,
+                                  _ name2: StaticString, _ value2: UnsafeBufferPointer<UInt8>) {
+            bytes.append(UInt8(ascii: "<"))
+            tag.withUTF8Buffer { bytes.append(contentsOf: $0) }
+            attribute(name, value)
+            attribute(name2, value2)
+            bytes.append(UInt8(ascii: ">"))
+        }
+
+        /// `</tag>`, the name given as a literal.
+        public mutating func close(_ tag: StaticString) {
+            bytes.append(UInt8(ascii: "<"))
+            bytes.append(UInt8(ascii: "/"))
+            tag.withUTF8Buffer { bytes.append(contentsOf: $0) }
+            bytes.append(UInt8(ascii: ">"))
+        }
+
+        private mutating func attribute(_ name: StaticString, _ value: UnsafeBufferPointer<UInt8>) {
+            bytes.append(0x20)
+            name.withUTF8Buffer { bytes.append(contentsOf: $0) }
+            bytes.append(UInt8(ascii: "="))
+            bytes.append(UInt8(ascii: "\""))
+            appendEscaped(buffer: value, quote: true)
+            bytes.append(UInt8(ascii: "\""))
+        }
+
         private mutating func attribute(_ name: String, _ value: String) {
             bytes.append(0x20)
             append(name)
@@ -84,6 +127,13 @@ extension SanitizedHTML {
         /// Text (UTF-8), escaped.
         public mutating func text(_ text: UnsafeBufferPointer<UInt8>) {
             appendEscaped(buffer: text, quote: false)
+        }
+
+        /// Text (UTF-8) that holds no `&`, `<` or `>`: the sanitizer's runs of ordinary bytes, which it
+        /// has already looked at one by one, copied without a second look.
+        public mutating func text(escaped text: UnsafeBufferPointer<UInt8>) {
+            assert(!text.contains { $0 == UInt8(ascii: "&") || $0 == UInt8(ascii: "<") || $0 == UInt8(ascii: ">") })
+            bytes.append(contentsOf: text)
         }
 
         /// One byte of text (UTF-8), escaped.

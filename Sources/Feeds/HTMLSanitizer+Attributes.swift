@@ -90,10 +90,9 @@ struct AttributeScan {
 }
 
 extension HTMLSanitizer {
-    /// An attribute value with its character references decoded.
-    func decodedAttribute(_ range: Range<Int>) -> [UInt8] {
-        var out: [UInt8] = []
-        out.reserveCapacity(range.count)
+    /// Appends the attribute value at `range` of `bytes` with its character references decoded.
+    static func appendDecoded(_ bytes: UnsafeBufferPointer<UInt8>, _ range: Range<Int>, to out: inout [UInt8]) {
+        out.reserveCapacity(out.count + range.count)
         var cursor = range.lowerBound
         let value = UnsafeBufferPointer(rebasing: bytes[..<range.upperBound])
         while cursor < range.upperBound {
@@ -105,16 +104,18 @@ extension HTMLSanitizer {
                 cursor += 1
             }
         }
-        return out
     }
 
     /// An attribute shown as text (`alt`): decoded, control characters dropped, whitespace collapsed.
     func plainAttribute(_ range: Range<Int>) -> String {
-        let decoded = decodedAttribute(range).map { $0 < 0x20 || $0 == 0x7F ? 0x20 : $0 }
+        var decoded: [UInt8] = []
+        Self.appendDecoded(bytes, range, to: &decoded)
+        for index in decoded.indices where decoded[index] < 0x20 || decoded[index] == 0x7F { decoded[index] = 0x20 }
         return decoded.withUnsafeBufferPointer { FeedValues.squashedWhitespace(bytes: $0) }
     }
 
-    /// The URL to keep for a link or image (the attribute value at `range`), or nil to refuse it.
+    /// Puts the URL to keep for a link or image (the attribute value at `range`) into `url` as UTF-8
+    /// and returns true, or returns false to refuse it.
     ///
     /// Browsers ignore leading and trailing spaces and control characters, and tabs and line breaks
     /// anywhere, so `" java&#9;script:…"` is `javascript:`: references are decoded and all of those are
@@ -122,7 +123,11 @@ extension HTMLSanitizer {
     /// mailto for a link). A relative URL is resolved against the feed's URL when there is one and must
     /// then be http(s) too; without one it is refused, since the page would resolve it against Earshot's
     /// own address. An http(s) URL must have its `//` and a host.
-    func safeURL(_ range: Range<Int>, allowMailto: Bool) -> String? {
+    ///
+    /// Bytes, not a `String`: a large feed's notes hold tens of thousands of links, and each went from
+    /// bytes to a validated `String` and back to bytes in the output.
+    mutating func keepURL(_ range: Range<Int>, allowMailto: Bool) -> Bool {
+        url.removeAll(keepingCapacity: true)
         var start = range.lowerBound
         var end = range.upperBound
         while start < end, bytes[start] == 0x20 { start += 1 }
@@ -132,38 +137,44 @@ extension HTMLSanitizer {
             isClean = false
             break
         }
-        // Nearly every real URL: nothing to decode or drop, so no copy before the String.
-        if isClean { return acceptedURL(UnsafeBufferPointer(rebasing: bytes[start..<end]), allowMailto: allowMailto) }
-        var cleaned = decodedAttribute(range).filter { $0 >= 0x20 && $0 != 0x7F }
-        while let first = cleaned.first, first == 0x20 { cleaned.removeFirst() }
-        while let last = cleaned.last, last == 0x20 { cleaned.removeLast() }
-        return cleaned.withUnsafeBufferPointer { acceptedURL($0, allowMailto: allowMailto) }
+        if isClean {
+            // Nearly every real URL: nothing to decode or drop.
+            url.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[start..<end]))
+        } else {
+            Self.appendDecoded(bytes, range, to: &url)
+            url.removeAll { $0 < 0x20 || $0 == 0x7F }
+            let first = url.firstIndex { $0 != 0x20 } ?? url.count
+            let last = url.lastIndex { $0 != 0x20 }.map { $0 + 1 } ?? first
+            if last < url.count { url.removeSubrange(last...) }
+            if first > 0 { url.removeSubrange(..<first) }
+        }
+        switch url.withUnsafeBufferPointer({ urlAcceptance($0, allowMailto: allowMailto) }) {
+        case .keep: return true
+        case .refuse: return false
+        case .resolved(let resolved):
+            url.removeAll(keepingCapacity: true)
+            url.append(contentsOf: resolved.utf8)
+            return true
+        }
     }
 
-    private func acceptedURL(_ url: UnsafeBufferPointer<UInt8>, allowMailto: Bool) -> String? {
-        guard !url.isEmpty else { return nil }
+    enum URLAcceptance { case keep, refuse, resolved(String) }
+
+    private func urlAcceptance(_ url: UnsafeBufferPointer<UInt8>, allowMailto: Bool) -> URLAcceptance {
+        guard !url.isEmpty else { return .refuse }
         // Nearly every link: "http://…" or "https://…", checked on the bytes, no scheme string made.
         if let afterScheme = Self.httpSchemeLength(url) {
+            // "http:" then "//" and a host: what browsers and the page will read as a web address.
             guard url.count > afterScheme + 2, url[afterScheme] == UInt8(ascii: "/"),
-                  url[afterScheme + 1] == UInt8(ascii: "/") else { return nil }
-            return String(decoding: url, as: UTF8.self)
+                  url[afterScheme + 1] == UInt8(ascii: "/") else { return .refuse }
+            return .keep
         }
         if let scheme = Self.scheme(of: url) {
-            switch scheme {
-            case "http", "https":
-                // "http:" then "//" and a host: what browsers and the page will read as a web address.
-                let rest = scheme.utf8.count + 1
-                guard url.count > rest + 2, url[rest] == UInt8(ascii: "/"), url[rest + 1] == UInt8(ascii: "/") else {
-                    return nil
-                }
-                return String(decoding: url, as: UTF8.self)
-            case "mailto": return allowMailto ? String(decoding: url, as: UTF8.self) : nil
-            default: return nil
-            }
+            return scheme == "mailto" && allowMailto ? .keep : .refuse
         }
         guard let baseURL, let resolved = FeedValues.resolve(bytes: url, against: baseURL),
-              FeedValues.isWebAddress(resolved) else { return nil }
-        return resolved
+              FeedValues.isWebAddress(resolved) else { return .refuse }
+        return .resolved(resolved)
     }
 
     /// The length of "http:" or "https:" (any case) when `url` starts with one, else nil.

@@ -149,16 +149,16 @@ extension HTMLSanitizer {
             pendingBreak = false
             startLine()
         case .img:
-            guard let src = scan.source.flatMap({ safeURL($0, allowMailto: false) }) else { return }
+            guard let source = scan.source, keepURL(source, allowMailto: false) else { return }
             let alt = scan.alternative.map { plainAttribute($0) }
             beforeContent()
-            appendImage(source: src, alternative: alt?.isEmpty == false ? alt : nil)
+            appendImage(alternative: alt?.isEmpty == false ? alt : nil)
         case .a:
             if let depth = openDepth(of: .a) { close(downTo: depth) }
-            guard stack.count < Self.maxDepth,
-                  let href = scan.reference.flatMap({ safeURL($0, allowMailto: true) }) else { return }
+            guard stack.count < Self.maxDepth, let reference = scan.reference,
+                  keepURL(reference, allowMailto: true) else { return }
             resolvePending()
-            push(.a, link: href)
+            push(.a)
         case .strong, .em, .b, .i:
             guard stack.count < Self.maxDepth else { return }
             resolvePending()

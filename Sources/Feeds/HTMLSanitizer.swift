@@ -40,6 +40,8 @@ struct HTMLSanitizer {
     var pendingBreak = false
     /// `<![CDATA[` openers seen, whose `]]>` is dropped.
     var openCDATA = 0
+    /// The address of the link or image being opened (`keepURL`).
+    var url: [UInt8] = []
 
     /// The buffers one pass leaves to the next: a feed sanitizes thousands of notes in a row.
     struct Scratch {
@@ -86,13 +88,18 @@ struct HTMLSanitizer {
             case UInt8(ascii: "]") where openCDATA > 0 && matches("]]>", at: index):
                 openCDATA -= 1
                 index += 3
+            case UInt8(ascii: ">"), UInt8(ascii: "]"):
+                beforeContent()
+                out.text(byte: byte)  // escaped
+                index += 1
             default:
-                // A run of ordinary bytes, single spaces between words included, is copied in one go.
+                // A run of ordinary bytes, single spaces between words included, is copied in one go:
+                // it holds nothing to escape.
                 let start = index
                 let end = Self.endOfRun(bytes, from: start + 1)
                 index = end
                 beforeContent()
-                out.text(UnsafeBufferPointer(rebasing: bytes[start..<end]))  // written at once, escaped
+                out.text(escaped: UnsafeBufferPointer(rebasing: bytes[start..<end]))
             }
         }
         while stack.count > 1 { popTop() }
@@ -105,6 +112,19 @@ struct HTMLSanitizer {
         let count = bytes.count
         var cursor = start
         while cursor < count {
+            if cursor + 8 <= count {
+                let word = ByteWord.load(bytes, at: cursor)
+                let spaces = ByteWord.equal(word, 0x20)
+                // `<` and `>` differ only in bit 1: one test finds both.
+                let stops = ByteWord.below(word, 0x21) | ByteWord.equal(word | ByteWord.ones &* 2, UInt8(ascii: ">"))
+                    | ByteWord.equal(word, UInt8(ascii: "&")) | ByteWord.equal(word, UInt8(ascii: "]"))
+                    | ByteWord.equal(word, 0x7F)
+                let length = ByteWord.runLength(stops: stops, spaces: spaces)
+                if length > 0 {
+                    cursor += length
+                    continue
+                }
+            }
             let byte = bytes[cursor]
             if isOrdinary(byte) {
                 cursor += 1
@@ -117,11 +137,16 @@ struct HTMLSanitizer {
         return cursor
     }
 
+    /// Not whitespace, a control character, `]` (the end of a wrapped CDATA section) or a character
+    /// the output escapes (`<`, `&`, `>`): one bit each in `ordinaryBits`.
     @inline(__always)
     static func isOrdinary(_ byte: UInt8) -> Bool {
-        byte > 0x20 && byte != UInt8(ascii: "<") && byte != UInt8(ascii: "&") && byte != UInt8(ascii: "]")
-            && byte != 0x7F
+        byte >= 0x80 || (byte < 0x40 ? ordinaryLow : ordinaryHigh) >> UInt64(byte & 0x3F) & 1 != 0
     }
+
+    /// Bits 0x21–0x3F but `&`, `<`, `>`; bits 0x40–0x7E but `]`.
+    private static let ordinaryLow: UInt64 = ~0 << 0x21 & ~(1 << 0x26 | 1 << 0x3C | 1 << 0x3E)
+    private static let ordinaryHigh: UInt64 = ~0 >> 1 & ~(1 << (0x5D - 0x40))
 
     // MARK: Text
 
@@ -170,12 +195,14 @@ struct HTMLSanitizer {
         out.open(NoteElement.br.name)
     }
 
-    /// An image in the current element.
-    mutating func appendImage(source: String, alternative: String?) {
-        if let alternative {
-            out.open(NoteElement.img.name, "alt", alternative, "src", source)  // name order
+    /// An image in the current element, its address in `url`.
+    mutating func appendImage(alternative: String?) {
+        if var alternative {
+            alternative.withUTF8 { alt in
+                url.withUnsafeBufferPointer { out.open(NoteElement.img.name, "alt", alt, "src", $0) }  // name order
+            }
         } else {
-            out.open(NoteElement.img.name, "src", source)
+            url.withUnsafeBufferPointer { out.open(NoteElement.img.name, "src", $0) }
         }
     }
 
@@ -184,10 +211,14 @@ struct HTMLSanitizer {
 
     // MARK: Tree
 
-    /// Opens `element` inside the current one (a link with its `href`).
-    mutating func push(_ element: NoteElement, link: String? = nil) {
+    /// Opens `element` inside the current one (a link with its `href` in `url`).
+    mutating func push(_ element: NoteElement) {
         let start = out.bytes.count
-        if let link { out.open(element.name, "href", link) } else { out.open(element.name) }
+        if element == .a {
+            url.withUnsafeBufferPointer { out.open(element.name, "href", $0) }
+        } else {
+            out.open(element.name)
+        }
         stack.append(Open(element: element, start: start, contentStart: out.bytes.count))
     }
 

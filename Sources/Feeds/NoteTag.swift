@@ -3,7 +3,8 @@ enum NoteElement: UInt8 {
     case root
     case p, br, a, strong, em, b, i, ul, ol, li, blockquote, h1, h2, h3, h4, h5, h6, img
 
-    var name: String {
+    /// The name written out (a literal: the writer copies its bytes, no `String` is unpacked).
+    var name: StaticString {
         switch self {
         case .root: return ""
         case .p: return "p"

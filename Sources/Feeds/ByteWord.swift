@@ -1,0 +1,42 @@
+/// Eight bytes at a time: masks with 0x80 in each byte of a little-endian word that passes a test, exact
+/// per byte (no borrow runs from one byte into the next, unlike the classic "has a zero byte" test).
+///
+/// Show notes are tens of megabytes of words and single spaces; the text scanners look at a word of eight
+/// bytes per step and go byte by byte only where something ends a run of text.
+enum ByteWord {
+    static let ones: UInt64 = 0x0101_0101_0101_0101
+    static let highs: UInt64 = 0x8080_8080_8080_8080
+    /// The last byte's high bit.
+    static let lastHigh: UInt64 = 0x80 << 56
+
+    /// The eight bytes at `position` of `bytes` (which must hold them), first byte lowest.
+    @inline(__always)
+    static func load(_ bytes: UnsafeBufferPointer<UInt8>, at position: Int) -> UInt64 {
+        UnsafeRawPointer(bytes.baseAddress.unsafelyUnwrapped + position).loadUnaligned(as: UInt64.self).littleEndian
+    }
+
+    /// 0x80 in each byte equal to `byte`.
+    @inline(__always)
+    static func equal(_ word: UInt64, _ byte: UInt8) -> UInt64 {
+        let x = word ^ (ones &* UInt64(byte))
+        return ~(((x & ~highs) &+ ~highs) | x) & highs
+    }
+
+    /// 0x80 in each byte below `limit` (1...0x80).
+    @inline(__always)
+    static func below(_ word: UInt64, _ limit: UInt8) -> UInt64 {
+        ~(((word & ~highs) &+ ones &* UInt64(0x80 - limit)) | word) & highs
+    }
+
+    /// How far a run of text goes on into the word at its position: 8 when no byte in `stops` (which marks
+    /// bytes that end a run, spaces included) is there except spaces followed within the word by a byte
+    /// that does not stop it; 7 when the same holds but the last byte is a space (what follows it is in
+    /// the next word, which starts there); 0 otherwise (the caller looks byte by byte).
+    @inline(__always)
+    static func runLength(stops: UInt64, spaces: UInt64) -> Int {
+        let others = stops & ~spaces
+        let spaceBeforeStop = spaces & (stops >> 8)
+        guard others | spaceBeforeStop == 0 else { return 0 }
+        return spaces & lastHigh == 0 ? 8 : 7
+    }
+}
