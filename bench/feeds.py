@@ -57,6 +57,8 @@ PYTHON_PARSERS = {"podcastparser", "feedparser", "feedparser-rs", "feedparser-rs
 
 BUDGET_PEAK_MB = 60
 BUDGET_XMLLINT_FACTOR = 2
+# Interleaved rounds on the generated feed (see NOTES).
+ROUNDS = 3
 
 
 # ---------------------------------------------------------------- child side: one parser, one file
@@ -241,7 +243,9 @@ def item_check(rows):
 
 
 NOTES = """\
-ms: best of {repeat} runs ({slow} for feedparser on the generated feed). Python parsers: in-process,
+ms: best of {repeat} runs ({slow} for feedparser on the generated feed); on the generated feed, every
+parser but feedparser runs in {rounds} interleaved rounds of that and the best round counts (a slow spell
+of the shared machine lands on all of them alike). Python parsers: in-process,
 around the parse call only, file already in memory. Earshot (`earshot-parse`: the feed parser alone, in a
 binary that links nothing else): in-process, around a parse that reads the file a chunk at a time.
 Earshot sanitizes show notes on a second thread beside the XML on documents of 1 MiB and more; "Earshot
@@ -311,19 +315,33 @@ def main():
         size_mb = os.path.getsize(path) / 1e6
         row = {"file": os.path.basename(path), "mb": size_mb, "results": {}}
         baseline = baseline_mb(path) if keys & PYTHON_PARSERS else 0
-        for shown, key in names:
-            runs = slow_repeat if generated and key == "feedparser" else repeat
-            print(f"bench: {row['file']} ({size_mb:.1f} MB) × {runs}: {shown}…", file=sys.stderr, flush=True)
-            if key == "xmllint":
-                result = measure_xmllint(path, runs)
-            elif key == "earshot":
-                result = measure_earshot(arguments.earshot, path, runs)
-            else:
-                result = measure_python(key, path, runs, baseline)
-            row["results"][key] = result
+        # The budget's file: every parser but slow feedparser in interleaved rounds, the best round counting,
+        # so that a slow spell of the (shared, virtual) machine lands on all of them alike.
+        rounds = ROUNDS if generated and not arguments.quick else 1
+        for round_number in range(rounds):
+            for shown, key in names:
+                if round_number > 0 and key == "feedparser":
+                    continue
+                runs = slow_repeat if generated and key == "feedparser" else repeat
+                print(f"bench: {row['file']} ({size_mb:.1f} MB) × {runs}, round {round_number + 1}/{rounds}: "
+                      f"{shown}…", file=sys.stderr, flush=True)
+                if key == "xmllint":
+                    result = measure_xmllint(path, runs)
+                elif key == "earshot":
+                    result = measure_earshot(arguments.earshot, path, runs)
+                else:
+                    result = measure_python(key, path, runs, baseline)
+                best = row["results"].get(key)
+                if best is None:
+                    row["results"][key] = result
+                elif result["ms"] < best["ms"]:
+                    # The time (and Earshot's CPU time) of the faster round; the first round's peak.
+                    best["ms"] = result["ms"]
+                    if "cpu" in result:
+                        best["cpu"] = result["cpu"]
         rows.append(row)
 
-    report = [table(rows, names), "", NOTES.format(repeat=repeat, slow=slow_repeat, floor=floor_mb), ""]
+    report = [table(rows, names), "", NOTES.format(repeat=repeat, slow=slow_repeat, rounds=ROUNDS, floor=floor_mb), ""]
     mismatches = item_check(rows)
     if mismatches:
         report += ["Item counts:"] + mismatches + [""]

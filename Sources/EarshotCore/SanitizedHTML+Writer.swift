@@ -6,9 +6,18 @@ extension SanitizedHTML {
 
         public init() {}
 
-        public init(reusing buffer: [UInt8]) {
-            bytes = buffer
+        /// Takes `buffer` over to write into, emptied but keeping its capacity (a swap, so the buffer is
+        /// never shared and never copied); `takeBuffer` gives it back.
+        public mutating func reuse(_ buffer: inout [UInt8]) {
+            swap(&bytes, &buffer)
             bytes.removeAll(keepingCapacity: true)
+        }
+
+        /// The buffer, for the next writer to reuse; this writer is left empty.
+        public mutating func takeBuffer() -> [UInt8] {
+            var taken: [UInt8] = []
+            swap(&taken, &bytes)
+            return taken
         }
 
         /// Elements written without content or an end tag.
@@ -32,23 +41,6 @@ extension SanitizedHTML {
         public mutating func open(_ tag: String) {
             bytes.append(UInt8(ascii: "<"))
             append(tag)
-            bytes.append(UInt8(ascii: ">"))
-        }
-
-        /// `<tag name="value">`.
-        public mutating func open(_ tag: String, _ name: String, _ value: String) {
-            bytes.append(UInt8(ascii: "<"))
-            append(tag)
-            attribute(name, value)
-            bytes.append(UInt8(ascii: ">"))
-        }
-
-        /// `<tag name="value" name2="value2">`, `name` before `name2` in name order.
-        public mutating func open(_ tag: String, _ name: String, _ value: String, _ name2: String, _ value2: String) {
-            bytes.append(UInt8(ascii: "<"))
-            append(tag)
-            attribute(name, value)
-            attribute(name2, value2)
             bytes.append(UInt8(ascii: ">"))
         }
 

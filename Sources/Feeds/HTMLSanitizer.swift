@@ -48,6 +48,7 @@ struct HTMLSanitizer {
         var stack: [Open] = []
         var out: [UInt8] = []
         var text: [UInt8] = []
+        var url: [UInt8] = []
     }
 
     init(_ bytes: UnsafeBufferPointer<UInt8>, baseURL: URL?) {
@@ -59,15 +60,17 @@ struct HTMLSanitizer {
     mutating func run(reusing scratch: inout Scratch) -> SanitizedHTML {
         swap(&stack, &scratch.stack)
         swap(&text, &scratch.text)
-        out = SanitizedHTML.Writer(reusing: scratch.out)
-        scratch.out = []
+        swap(&url, &scratch.url)
+        out = SanitizedHTML.Writer()
+        out.reuse(&scratch.out)
         stack.removeAll(keepingCapacity: true)
         stack.append(Open(element: .root, start: 0, contentStart: 0))
         text.removeAll(keepingCapacity: true)
         let result = run()
         swap(&stack, &scratch.stack)
         swap(&text, &scratch.text)
-        scratch.out = out.bytes
+        swap(&url, &scratch.url)
+        scratch.out = out.takeBuffer()
         return result
     }
 
