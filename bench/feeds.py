@@ -47,6 +47,7 @@ GNU_TIME = "/usr/bin/time"
 # (name shown, how it runs). Order is the table's column order.
 PARSERS = [
     ("xmllint --stream", "xmllint"),
+    ("libxml2 SAX alone", "sax-floor"),
     ("podcastparser", "podcastparser"),
     ("feedparser", "feedparser"),
     ("feedparser-rs", "feedparser-rs"),
@@ -58,7 +59,7 @@ PYTHON_PARSERS = {"podcastparser", "feedparser", "feedparser-rs", "feedparser-rs
 BUDGET_PEAK_MB = 60
 BUDGET_XMLLINT_FACTOR = 2
 # Interleaved rounds on the generated feed (see NOTES).
-ROUNDS = 3
+ROUNDS = 5
 
 
 # ---------------------------------------------------------------- child side: one parser, one file
@@ -134,9 +135,11 @@ def measure_python(name, path, repeat, baseline_mb):
     return {"ms": result["ms"], "peak": peak - baseline_mb, "items": result["items"]}
 
 
-def earshot_run(binary, path, repeat):
+def earshot_run(binary, path, repeat, scan_only=False):
     """Runs `earshot-parse FILE` (or `earshot parse FILE --timing`); returns (ms, CPU ms, items, peak MB)."""
-    if os.path.basename(binary) == "earshot-parse":
+    if scan_only:
+        command = [binary, path, "--repeat", str(repeat), "--scan-only"]
+    elif os.path.basename(binary) == "earshot-parse":
         command = [binary, path, "--repeat", str(repeat)]
     else:
         command = [binary, "parse", path, "--timing", "--repeat", str(repeat)]
@@ -182,7 +185,8 @@ def table(rows, names):
     header = ["file", "MB"]
     for shown, key in names:
         header += [f"{shown} ms", f"{shown} MB/s", f"{shown} peak MB"]
-    header += ["Earshot CPU ms", "Earshot ÷ feedparser-rs (time)", "Earshot ÷ xmllint (time)"]
+    header += ["Earshot CPU ms", "Earshot ÷ feedparser-rs (time)", "Earshot ÷ xmllint (time)",
+               "Earshot ÷ libxml2 SAX alone (time)", "libxml2 SAX alone ÷ feedparser-rs (time)"]
     lines = ["| " + " | ".join(header) + " |", "|" + "|".join(["---"] + ["---:"] * (len(header) - 1)) + "|"]
     for row in rows:
         size = row["mb"]
@@ -194,7 +198,8 @@ def table(rows, names):
                 continue
             out += [cell(result["ms"], 1), cell(size / (result["ms"] / 1000), 1), cell(result["peak"], 1)]
         earshot = row["results"].get("earshot") or {}
-        out += [cell(earshot.get("cpu"), 1), ratio(row, "earshot", "feedparser-rs"), ratio(row, "earshot", "xmllint")]
+        out += [cell(earshot.get("cpu"), 1), ratio(row, "earshot", "feedparser-rs"), ratio(row, "earshot", "xmllint"),
+                ratio(row, "earshot", "sax-floor"), ratio(row, "sax-floor", "feedparser-rs")]
         lines.append("| " + " | ".join(out) + " |")
     return "\n".join(lines)
 
@@ -250,7 +255,9 @@ around the parse call only, file already in memory. Earshot (`earshot-parse`: th
 binary that links nothing else): in-process, around a parse that reads the file a chunk at a time.
 Earshot sanitizes show notes on a second thread beside the XML on documents of 1 MiB and more; "Earshot
 CPU ms" is the CPU time of that parse on all its threads. xmllint: wall time of the whole process
-(start-up and file reading included), the floor. MB/s = file MB / time.
+(start-up and file reading included). libxml2 SAX alone: `earshot-parse --scan-only`, the same chunked
+read through libxml2's SAX parser with the same options and handlers that do nothing, in-process: the
+floor under any parse on libxml2 (Debian's 2.9.14 here). MB/s = file MB / time.
 peak MB: maximum resident set of a separate process that parses once. Earshot, xmllint: the whole
 process (Earshot's includes {floor:.1f} MB that it peaks at on an empty feed).
 Python parsers: that process minus a baseline of the same interpreter that only reads the file (import
@@ -329,6 +336,9 @@ def main():
                     result = measure_xmllint(path, runs)
                 elif key == "earshot":
                     result = measure_earshot(arguments.earshot, path, runs)
+                elif key == "sax-floor":
+                    ms, _, _, peak = earshot_run(arguments.earshot, path, runs, scan_only=True)
+                    result = {"ms": ms, "peak": peak, "items": None}
                 else:
                     result = measure_python(key, path, runs, baseline)
                 best = row["results"].get(key)

@@ -96,11 +96,16 @@ extension HTMLSanitizer {
         var cursor = range.lowerBound
         let value = UnsafeBufferPointer(rebasing: bytes[..<range.upperBound])
         while cursor < range.upperBound {
-            if value[cursor] == UInt8(ascii: "&"), let (scalar, end) = HTMLEntities.decode(value, at: cursor, inAttribute: true) {
+            // What comes before the next reference is copied in one go.
+            let ampersand = HTMLSanitizer.find(UInt8(ascii: "&"), in: value, from: cursor) ?? range.upperBound
+            out.append(contentsOf: UnsafeBufferPointer(rebasing: value[cursor..<ampersand]))
+            cursor = ampersand
+            guard cursor < range.upperBound else { break }
+            if let (scalar, end) = HTMLEntities.decode(value, at: cursor, inAttribute: true) {
                 FeedEncoding.appendUTF8(scalar, to: &out)
                 cursor = end
             } else {
-                out.append(value[cursor])
+                out.append(UInt8(ascii: "&"))
                 cursor += 1
             }
         }

@@ -34,19 +34,44 @@ public enum ShowNotes {
     }
 
     /// Plain text as rich text: a paragraph per blank-line-separated block, line breaks kept as `br`.
+    ///
+    /// Read on UTF-8 bytes (splitting the `String` walked characters, a hot spot on feeds whose notes are
+    /// plain text), with the same result: a line feed is one unless it ends a "\r\n" (one character),
+    /// two or more in a row end a paragraph, lines are trimmed of ASCII whitespace and blank ones dropped.
     public static func paragraphs(plainText: String) -> SanitizedHTML {
+        var text = plainText
+        return text.withUTF8 { paragraphs(utf8: $0) }
+    }
+
+    static func paragraphs(utf8 bytes: UnsafeBufferPointer<UInt8>) -> SanitizedHTML {
         var out = SanitizedHTML.Writer()
-        for paragraph in plainText.split(separator: "\n\n", omittingEmptySubsequences: true) {
-            var lines = 0
-            for line in paragraph.split(separator: "\n", omittingEmptySubsequences: true) {
-                let text = String(line).trimmingASCIIWhitespace()
-                guard !text.isEmpty else { continue }
-                out.open(lines == 0 ? "p" : "br")
-                out.text(text)
-                lines += 1
-            }
-            if lines > 0 { out.close("p") }
+        var lines = 0  // in the current paragraph
+        var lineStart = 0
+        var index = 0
+        func addLine(_ end: Int) {
+            let range = UnsafeBufferPointer(rebasing: bytes[lineStart..<end]).trimmedRange()
+            guard !range.isEmpty else { return }
+            out.open(lines == 0 ? "p" : "br")
+            out.text(UnsafeBufferPointer(rebasing: bytes[lineStart + range.lowerBound..<lineStart + range.upperBound]))
+            lines += 1
         }
+        while index < bytes.count {
+            guard bytes[index] == 0x0A, index == 0 || bytes[index - 1] != 0x0D else {
+                index += 1
+                continue
+            }
+            addLine(index)
+            var feeds = 1  // line feeds in a row (each after a line feed, so each its own character)
+            while index + feeds < bytes.count, bytes[index + feeds] == 0x0A { feeds += 1 }
+            if feeds >= 2, lines > 0 {
+                out.close("p")
+                lines = 0
+            }
+            index += feeds
+            lineStart = index
+        }
+        addLine(bytes.count)
+        if lines > 0 { out.close("p") }
         return SanitizedHTML(writtenBy: out)
     }
 }

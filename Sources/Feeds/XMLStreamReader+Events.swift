@@ -50,13 +50,33 @@ final class XMLEventStream {
                         continue
                     }
                     let bytes = UnsafeBufferPointer(start: value, count: end - value)
-                    let text = String(decoding: bytes, as: UTF8.self)
                     // Without entity substitution, libxml2 hands every "&" of a value over as "&#38;" (so a
                     // tree builder could re-read it); no other "&" can be there.
-                    return bytes.contains(UInt8(ascii: "&")) ? text.replacing("&#38;", with: "&") : text
+                    guard bytes.contains(UInt8(ascii: "&")) else { return String(decoding: bytes, as: UTF8.self) }
+                    return Self.replacingEscapedAmpersands(bytes)
                 }
                 return nil
             }
+        }
+
+        /// `bytes` as a string with each "&#38;" read as "&" (on bytes: `String.replacing` walks characters,
+        /// and links full of query parameters made it a hot spot).
+        static func replacingEscapedAmpersands(_ bytes: UnsafeBufferPointer<UInt8>) -> String {
+            let escaped: [UInt8] = Array("&#38;".utf8)
+            var out: [UInt8] = []
+            out.reserveCapacity(bytes.count)
+            var index = 0
+            while index < bytes.count {
+                if bytes[index] == UInt8(ascii: "&"), index + escaped.count <= bytes.count,
+                   escaped.indices.allSatisfy({ bytes[index + $0] == escaped[$0] }) {
+                    out.append(UInt8(ascii: "&"))
+                    index += escaped.count
+                } else {
+                    out.append(bytes[index])
+                    index += 1
+                }
+            }
+            return String(decoding: out, as: UTF8.self)
         }
 
         /// The name as written ("itunes:image"), for messages.

@@ -1,6 +1,7 @@
 import EarshotCore
 import Foundation
 import Testing
+import TestSupport
 @testable import Feeds
 
 /// The show-notes sanitizer: hostile payloads come out inert, ordinary notes keep their structure.
@@ -150,6 +151,36 @@ import Testing
         let notes = ShowNotes.paragraphs(plainText: "First line\nsecond line\n\nNext paragraph")
         #expect(Self.json(notes) == #"[{"c":["First line",{"t":"br"},"second line"],"t":"p"},{"c":["Next paragraph"],"t":"p"}]"#)
         #expect(ShowNotes.paragraphs(plainText: "").isEmpty)
+    }
+
+    /// The byte-level split gives what splitting the `String` by characters gives ("\r\n" is one
+    /// character, so its line feed splits nothing), on random mixes of the characters that matter.
+    @Test func splitsParagraphsAsCharactersWould() {
+        func reference(_ plainText: String) -> SanitizedHTML {
+            var out = SanitizedHTML.Writer()
+            for paragraph in plainText.split(separator: "\n\n", omittingEmptySubsequences: true) {
+                var lines = 0
+                for line in paragraph.split(separator: "\n", omittingEmptySubsequences: true) {
+                    let text = String(line).trimmingASCIIWhitespace()
+                    guard !text.isEmpty else { continue }
+                    out.open(lines == 0 ? "p" : "br")
+                    out.text(text)
+                    lines += 1
+                }
+                if lines > 0 { out.close("p") }
+            }
+            return SanitizedHTML(writtenBy: out)
+        }
+        let pieces = ["a", "bc", "é", "\u{301}", " ", "\t", "\n", "\n", "\n", "\r", "\r\n", "<", "&"]
+        var generator = SplitMix64(seed: 5)
+        var breaks = 0
+        for _ in 0..<5_000 {
+            let text = (0..<Int(generator.next() % 16)).map { _ in pieces[Int(generator.next() % UInt64(pieces.count))] }.joined()
+            let notes = ShowNotes.paragraphs(plainText: text)
+            #expect(notes == reference(text), "\(text.debugDescription)")
+            if notes.utf8.count > 0, notes.html.contains("</p><p>") { breaks += 1 }
+        }
+        #expect(breaks > 100, "the inputs must make several paragraphs")
     }
 
     /// Deep nesting is cut at `maxDepth`, so encoding, decoding and comparing the tree stay shallow.
