@@ -60,6 +60,23 @@ enum PartFile {
         _ = syncFileRange?(fd, from, to - from, 2) // 2: SYNC_FILE_RANGE_WRITE
     }
 
+    /// Reserves disk blocks for bytes `from..<to` without changing the file's size (its length is what a
+    /// resumed download trusts), so the disk is not chosen piecemeal while the bytes are written back.
+    /// Best effort: a file system without it is left alone.
+    static func reserve(_ fd: Int32, from: Int64, to: Int64) {
+        guard to > from else { return }
+        _ = fallocate64?(fd, 1, from, to - from) // 1: FALLOC_FL_KEEP_SIZE
+    }
+
+    private static let fallocate64: (@convention(c) (Int32, Int32, Int64, Int64) -> Int32)? = {
+        #if os(Linux)
+        guard let symbol = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "fallocate64") else { return nil }
+        return unsafeBitCast(symbol, to: (@convention(c) (Int32, Int32, Int64, Int64) -> Int32).self)
+        #else
+        return nil
+        #endif
+    }()
+
     /// glibc's sync_file_range, looked up at run time: Swift's Glibc module leaves out the
     /// _GNU_SOURCE declarations that name it.
     private static let syncFileRange: (@convention(c) (Int32, Int64, Int64, UInt32) -> Int32)? = {
