@@ -2,7 +2,8 @@
 transcripts: the details show, and a tap on a chapter makes the server play from that chapter.
 The full player: the server's merged list (the demo's ID3 chapters; a Podcasting 2.0 JSON file
 with images), the current chapter highlighted as it plays, a tap jumps, ticks on the scrubber,
-`n`/`p` for the next/previous chapter; screenshots at 1280×800 and 390×844."""
+`n`/`p` for the next/previous chapter, the mini-player naming the chapter playing; screenshots at
+1280×800 and 390×844."""
 
 import json
 
@@ -167,6 +168,25 @@ def test_player_chapters_demo(server, driver):
     press(driver, "p")
     wait_until(lambda: server_at(server, episode, 2, 26.3, 28.5), timeout=8, message="p: the third chapter restarted")
     assert current_row(driver) == 2
+
+    # On any other page the mini-player names the chapter playing (in place of the podcast), and follows it.
+    open_page(driver, server, "/")
+    mini_line = lambda: by_css(driver, "#mini-player .mini-podcast").text  # noqa: E731
+    wait_until(lambda: mini_line() == DEMO_CHAPTERS[2][1], message="the mini-player names the third chapter")
+    assert "is-chapter" in by_css(driver, "#mini-player .mini-podcast").get_attribute("class")
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+    driver.save_screenshot(str(SCREENSHOTS / "mini-player-chapter-desktop.png"))
+    try:
+        set_viewport(driver, 390, 844, mobile=True)
+        wait_until(lambda: mini_line() == DEMO_CHAPTERS[2][1], message="the chapter at phone size")
+        driver.save_screenshot(str(SCREENSHOTS / "mini-player-chapter-phone.png"))
+    finally:
+        set_viewport(driver, 1280, 800)
+    assert command(driver, "chapter", index=3)["type"] == "ack"
+    wait_until(lambda: mini_line() == DEMO_CHAPTERS[3][1], timeout=8, message="the mini-player follows to the fourth")
+    assert command(driver, "chapter", index=2)["type"] == "ack"
+    wait_until(lambda: server_at(server, episode, 2, 26.3, 29), timeout=8, message="back in the third chapter")
+    open_page(driver, server, "/player")
 
     SCREENSHOTS.mkdir(parents=True, exist_ok=True)
     try:

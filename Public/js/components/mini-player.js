@@ -1,7 +1,8 @@
 // The mini-player bar: fixed at the bottom, the same DOM node across every view
 // (it lives in the template, outside the view container). Tapping it — anywhere
 // but its play button — opens the full player. Beside the time it shows the speed (when not
-// 1×) and the sleep timer's countdown (when one is set).
+// 1×) and the sleep timer's countdown (when one is set). Under the title: the chapter playing
+// when the episode has chapters (what a listener looks for in a long episode), else the podcast.
 
 import { icon } from '../core/icons.js';
 import { safeUrl } from '../core/dom.js';
@@ -42,7 +43,9 @@ export function initMiniPlayer(bar) {
     if (!episode) return;
     if (kind !== 'tick') {
       parts.title.textContent = episode.title ?? '';
-      parts.podcast.textContent = episode.podcast ?? '';
+      const chapter = currentChapter(state);
+      parts.podcast.textContent = chapter ?? episode.podcast ?? '';
+      parts.podcast.classList.toggle('is-chapter', chapter != null);
       const src = safeUrl(artworkURL(episode.artwork, 48));
       if (src !== artSrc) {
         artSrc = src;
@@ -77,4 +80,12 @@ export function initMiniPlayer(bar) {
   };
   player.subscribe(render);
   render(player.state, 'state');
+}
+
+/** The title of the chapter playing (`state.chapter` in `state.chapters`), or null. */
+function currentChapter(state) {
+  const index = state?.chapter;
+  const chapters = state?.chapters ?? [];
+  if (!Number.isInteger(index) || index < 0 || index >= chapters.length) return null;
+  return chapters[index].title || `Chapter ${index + 1}`;
 }
