@@ -39,4 +39,34 @@ enum ByteWord {
         guard others | spaceBeforeStop == 0 else { return 0 }
         return spaces & lastHigh == 0 ? 8 : 7
     }
+
+    /// Where a run of text starting before `start` ends: bytes for which `isOrdinary` holds, single spaces
+    /// between them included. `stops(word)` marks, with `equal`/`below`, the bytes of a word that are not
+    /// ordinary (spaces among them): the run goes eight bytes at a time where it can and byte by byte
+    /// where something ends it. The two must agree; the text scanners' tests check that they do.
+    @inline(__always)
+    static func endOfRun(_ bytes: UnsafeBufferPointer<UInt8>, from start: Int, stops: (UInt64) -> UInt64,
+                         isOrdinary: (UInt8) -> Bool) -> Int {
+        let count = bytes.count
+        var cursor = start
+        while cursor < count {
+            if cursor + 8 <= count {
+                let word = load(bytes, at: cursor)
+                let length = runLength(stops: stops(word), spaces: equal(word, 0x20))
+                if length > 0 {
+                    cursor += length
+                    continue
+                }
+            }
+            let byte = bytes[cursor]
+            if isOrdinary(byte) {
+                cursor += 1
+            } else if byte == 0x20, cursor + 1 < count, isOrdinary(bytes[cursor + 1]) {
+                cursor += 2
+            } else {
+                break
+            }
+        }
+        return cursor
+    }
 }

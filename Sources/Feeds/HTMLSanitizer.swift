@@ -112,32 +112,12 @@ struct HTMLSanitizer {
 
     /// Where a run of ordinary bytes starting before `start` ends (a local loop: the hot one).
     static func endOfRun(_ bytes: UnsafeBufferPointer<UInt8>, from start: Int) -> Int {
-        let count = bytes.count
-        var cursor = start
-        while cursor < count {
-            if cursor + 8 <= count {
-                let word = ByteWord.load(bytes, at: cursor)
-                let spaces = ByteWord.equal(word, 0x20)
-                // `<` and `>` differ only in bit 1: one test finds both.
-                let stops = ByteWord.below(word, 0x21) | ByteWord.equal(word | ByteWord.ones &* 2, UInt8(ascii: ">"))
-                    | ByteWord.equal(word, UInt8(ascii: "&")) | ByteWord.equal(word, UInt8(ascii: "]"))
-                    | ByteWord.equal(word, 0x7F)
-                let length = ByteWord.runLength(stops: stops, spaces: spaces)
-                if length > 0 {
-                    cursor += length
-                    continue
-                }
-            }
-            let byte = bytes[cursor]
-            if isOrdinary(byte) {
-                cursor += 1
-            } else if byte == 0x20, cursor + 1 < count, isOrdinary(bytes[cursor + 1]) {
-                cursor += 2
-            } else {
-                break
-            }
-        }
-        return cursor
+        ByteWord.endOfRun(bytes, from: start, stops: { word in
+            // `<` and `>` differ only in bit 1: one test finds both.
+            ByteWord.below(word, 0x21) | ByteWord.equal(word | ByteWord.ones &* 2, UInt8(ascii: ">"))
+                | ByteWord.equal(word, UInt8(ascii: "&")) | ByteWord.equal(word, UInt8(ascii: "]"))
+                | ByteWord.equal(word, 0x7F)
+        }, isOrdinary: isOrdinary)
     }
 
     /// Not whitespace, a control character, `]` (the end of a wrapped CDATA section) or a character

@@ -65,33 +65,12 @@ struct HTMLToText {
 
     /// Where a run of ordinary bytes starting before `start` ends: single spaces between words belong to it.
     static func endOfRun(_ bytes: UnsafeBufferPointer<UInt8>, from start: Int) -> Int {
-        let count = bytes.count
-        var cursor = start
-        while cursor < count {
-            if cursor + 8 <= count {
-                let word = ByteWord.load(bytes, at: cursor)
-                let spaces = ByteWord.equal(word, 0x20)
-                // Whitespace: space, and 0x09–0x0D but 0x0B.
-                let whitespace = spaces | ByteWord.below(word, 0x0E) & ~ByteWord.below(word, 0x09)
-                    & ~ByteWord.equal(word, 0x0B)
-                let stops = whitespace | ByteWord.equal(word, UInt8(ascii: "<"))
-                    | ByteWord.equal(word, UInt8(ascii: "&")) | ByteWord.equal(word, UInt8(ascii: "]"))
-                let length = ByteWord.runLength(stops: stops, spaces: spaces)
-                if length > 0 {
-                    cursor += length
-                    continue
-                }
-            }
-            let byte = bytes[cursor]
-            if isOrdinary(byte) {
-                cursor += 1
-            } else if byte == 0x20, cursor + 1 < count, isOrdinary(bytes[cursor + 1]) {
-                cursor += 2
-            } else {
-                break
-            }
-        }
-        return cursor
+        ByteWord.endOfRun(bytes, from: start, stops: { word in
+            // Whitespace (space, and 0x09–0x0D but 0x0B), `<`, `&`, `]`.
+            ByteWord.equal(word, 0x20) | ByteWord.below(word, 0x0E) & ~ByteWord.below(word, 0x09)
+                & ~ByteWord.equal(word, 0x0B) | ByteWord.equal(word, UInt8(ascii: "<"))
+                | ByteWord.equal(word, UInt8(ascii: "&")) | ByteWord.equal(word, UInt8(ascii: "]"))
+        }, isOrdinary: isOrdinary)
     }
 
     /// Anything but markup, entities and whitespace.
