@@ -21,10 +21,11 @@ extension PlaybackEngine {
         case .playbackRestart:
             // A seek or load finished: clients should see the new position now.
             if awaitingRestart, pendingSeek == nil { awaitingRestart = false }
-            playbackStarted()
+            let unmarked = playbackStarted()
             state.buffering = false
             updateBuffering()
             publishState()
+            if unmarked { await saveFailures() }
             await syncPreload()
         case .endFile(let reason):
             await ended(reason)

@@ -73,12 +73,34 @@ extension PlaybackEngine {
     }
 
     /// mpv restarted playback of the loaded file: it plays (or is ready to), so it did not fail.
-    func playbackStarted() {
+    /// Returns whether that took away its failure mark (to be saved).
+    @discardableResult
+    func playbackStarted() -> Bool {
         resilience.waitingForStart = false
-        if loaded, let id = current?.id {
-            resilience.failuresInARow = 0
-            if state.failures.removeValue(forKey: id) != nil { publishState() }
+        guard loaded, let id = current?.id else { return false }
+        resilience.failuresInARow = 0
+        guard state.failures.removeValue(forKey: id) != nil else { return false }
+        publishState()
+        return true
+    }
+
+    /// Where the marks of episodes that could not play are kept between runs (a settings row), so a
+    /// restart does not forget which episodes failed, and why, until they play.
+    static let failuresSetting = "playback.failures"
+
+    /// Reads the saved marks; missing or unreadable ones are none, never an error.
+    func restoreFailures() async {
+        guard let json = try? await store.setting(Self.failuresSetting),
+              let saved = try? JSONDecoder().decode([String: String].self, from: Data(json.utf8)) else { return }
+        for (key, message) in saved.prefix(Self.failuresKept) {
+            if let id = Int64(key) { state.failures[id] = message }
         }
+    }
+
+    func saveFailures() async {
+        let saved = Dictionary(uniqueKeysWithValues: state.failures.map { (String($0.key), $0.value) })
+        guard let data = try? JSONEncoder().encode(saved) else { return }
+        try? await store.setSetting(Self.failuresSetting, String(decoding: data, as: UTF8.self))
     }
 
     // MARK: - Episodes that cannot play
@@ -92,6 +114,7 @@ extension PlaybackEngine {
             state.failures[oldest] = nil
         }
         state.failures[episode.id] = message
+        await saveFailures()
         resilience.failuresInARow += 1
         resilience.preloaded = nil
         guard resilience.failuresInARow < max(queue.count, 1), let next = queue.next() else {

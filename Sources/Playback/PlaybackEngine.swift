@@ -57,6 +57,7 @@ public actor PlaybackEngine {
     public func start() async {
         guard eventTask == nil else { return }
         await restoreQueue()
+        await restoreFailures()
         await restoreSettings()
         await restoreOutput()
         let events = player.events

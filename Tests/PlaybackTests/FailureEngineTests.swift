@@ -77,4 +77,38 @@ import Testing
         #expect(state.paused && state.episode?.id == h.episodes[0].id && state.error != nil)
         await h.close()
     }
+
+    /// The mark is stored: a new engine on the same library (Earshot restarted) still shows which
+    /// episode failed and why, until it plays; then the mark is gone for the next run too.
+    @Test func theMarkOutlivesARestartUntilTheEpisodePlays() async throws {
+        let server = try FixtureHTTPServer()
+        defer { server.stop() }
+        let directory = TemporaryDirectory()
+        let h = try await ResilienceHarness([("Gone", server.url("/gone.wav").absoluteString, 5)], directory: directory)
+        let gone = h.episodes[0]
+        try await h.engine.handle(.play(episode: gone.id))
+        #expect(await h.wait { $0.failures[gone.id] != nil })
+        let message = try #require(await h.engine.state.failures[gone.id])
+        await h.close()
+
+        func restarted() async throws -> PlaybackEngine {
+            let engine = PlaybackEngine(player: try MPVPlayer(audioOutput: "null"), store: h.store)
+            await engine.start()
+            return engine
+        }
+        let again = try await restarted()
+        #expect(await again.state.failures == [gone.id: message], "the mark and its reason after a restart")
+
+        // The file is there now: it plays, the mark goes, and stays gone after the next restart.
+        let wav = try Data(contentsOf: GeneratedAudio.writeWAV(to: directory.file("back.wav"), seconds: 5))
+        server.set("/gone.wav", headers: ["Content-Type": "audio/wav"], body: wav)
+        try await again.handle(.play(episode: gone.id))
+        let deadline = Date().addingTimeInterval(15)
+        while await again.state.failures[gone.id] != nil, Date() < deadline { try await Task.sleep(for: .milliseconds(20)) }
+        #expect(await again.state.failures.isEmpty, "playing takes the mark away")
+        await again.shutdown()
+        let third = try await restarted()
+        #expect(await third.state.failures.isEmpty, "and it stays away")
+        await third.shutdown()
+    }
 }
