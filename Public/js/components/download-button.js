@@ -4,12 +4,11 @@
 // page follows the downloads store, so rows drawn at any time show the live state.
 
 import { h } from '../core/dom.js';
-import { icon } from '../core/icons.js';
+import { icon, pathIcon, svgNode } from '../core/icons.js';
 import { socket } from '../core/socket.js';
 import { downloads, statusText } from '../core/downloads.js';
 import { confirmDialog } from './confirm.js';
 
-const SVG = 'http://www.w3.org/2000/svg';
 /** The icon inside the ring for each state (none: not downloaded). */
 const ICONS = { none: 'download', queued: 'stop', downloading: 'stop', paused: 'download', failed: 'alert', done: 'check' };
 /** The episode page's words. */
@@ -21,7 +20,7 @@ export function downloadButton(episode, { labelled = false, className = '' } = {
     type: 'button',
     class: `download-button${labelled ? ' download-button-labelled button button-small' : ''}${className ? ` ${className}` : ''}`,
     dataset: { download: 'toggle', episodeId: episode.id, title: episode.title ?? '' },
-  }, ring(), h('span', { class: 'download-icon' }));
+  }, progressRing('download-ring'), h('span', { class: 'download-icon' }));
   if (labelled) button.append(h('span', { class: 'button-label download-label' }));
   paint(button, downloads.get(episode.id));
   return button;
@@ -89,27 +88,14 @@ function paint(button, item) {
   if (label) label.textContent = state === 'downloading' ? `Downloading ${Math.floor(fraction * 100)} %` : LABELS[state];
 }
 
-/** The progress ring: a faint track and an arc drawn to the fraction (stroke-dashoffset on a 100-long path). */
-function ring() {
-  const svg = document.createElementNS(SVG, 'svg');
-  svg.setAttribute('class', 'icon download-ring'); // .icon: the page's own SVG, not content
-  svg.setAttribute('viewBox', '0 0 36 36');
-  svg.setAttribute('aria-hidden', 'true');
-  svg.setAttribute('focusable', 'false');
-  for (const kind of ['track', 'fill']) {
-    const circle = document.createElementNS(SVG, 'circle');
-    circle.setAttribute('class', `ring-${kind}`);
-    circle.setAttribute('cx', '18');
-    circle.setAttribute('cy', '18');
-    circle.setAttribute('r', '16');
-    if (kind === 'fill') {
-      circle.setAttribute('pathLength', '100');
-      circle.setAttribute('stroke-dasharray', '100');
-      circle.setAttribute('stroke-dashoffset', '100');
-      circle.setAttribute('transform', 'rotate(-90 18 18)');
-    }
-    svg.append(circle);
-  }
+/** The progress ring (`className` says whose): a faint track and an arc, `.ring-fill`, drawn to the
+ *  fraction by its stroke-dashoffset on a 100-long path. The header's aggregate uses it too. */
+export function progressRing(className) {
+  const circle = (kind, extra = {}) => svgNode('circle', { class: `ring-${kind}`, cx: '18', cy: '18', r: '16', ...extra });
+  // .icon: the page's own SVG, not content
+  const svg = svgNode('svg', { class: `icon ${className}`, viewBox: '0 0 36 36', 'aria-hidden': 'true', focusable: 'false' });
+  svg.append(circle('track'), circle('fill', { pathLength: '100', 'stroke-dasharray': '100', 'stroke-dashoffset': '100',
+                                               transform: 'rotate(-90 18 18)' }));
   return svg;
 }
 
@@ -121,13 +107,5 @@ const GLYPHS = {
 
 /** An `<svg class="icon icon-stop|icon-trash">`. */
 export function downloadGlyph(name) {
-  const svg = document.createElementNS(SVG, 'svg');
-  svg.setAttribute('class', `icon icon-${name}`);
-  svg.setAttribute('viewBox', '0 0 24 24');
-  svg.setAttribute('aria-hidden', 'true');
-  svg.setAttribute('focusable', 'false');
-  const path = document.createElementNS(SVG, 'path');
-  path.setAttribute('d', GLYPHS[name]);
-  svg.append(path);
-  return svg;
+  return pathIcon(name, GLYPHS[name]);
 }

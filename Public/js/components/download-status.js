@@ -3,8 +3,7 @@
 
 import { h } from '../core/dom.js';
 import { downloads } from '../core/downloads.js';
-
-const SVG = 'http://www.w3.org/2000/svg';
+import { progressRing } from './download-button.js';
 
 /** Follows the downloads store on the header link `link` (`.header-downloads`). */
 export function initDownloadStatus(link) {
@@ -26,24 +25,7 @@ export function initDownloadStatus(link) {
 
 /** A ring around the header icon; returns its arc. */
 function ring(box) {
-  const svg = document.createElementNS(SVG, 'svg');
-  svg.setAttribute('class', 'icon header-downloads-ring');
-  svg.setAttribute('viewBox', '0 0 36 36');
-  svg.setAttribute('aria-hidden', 'true');
-  svg.setAttribute('focusable', 'false');
-  const track = document.createElementNS(SVG, 'circle');
-  const arc = document.createElementNS(SVG, 'circle');
-  for (const [circle, kind] of [[track, 'track'], [arc, 'fill']]) {
-    circle.setAttribute('class', `ring-${kind}`);
-    circle.setAttribute('cx', '18');
-    circle.setAttribute('cy', '18');
-    circle.setAttribute('r', '16');
-  }
-  arc.setAttribute('pathLength', '100');
-  arc.setAttribute('stroke-dasharray', '100');
-  arc.setAttribute('stroke-dashoffset', '100');
-  arc.setAttribute('transform', 'rotate(-90 18 18)');
-  svg.append(track, arc);
+  const svg = progressRing('header-downloads-ring');
   box?.append(svg);
-  return arc;
+  return svg.querySelector('.ring-fill');
 }

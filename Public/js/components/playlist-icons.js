@@ -1,7 +1,7 @@
 // The icons only the playlist views use, built like core/icons.js builds its own (SVG DOM, a
 // 24×24 view box, class "icon icon-NAME"). The shared icons (play, up, down, close, …) stay there.
 
-const NS = 'http://www.w3.org/2000/svg';
+import { pathIcon } from '../core/icons.js';
 
 const PATHS = {
   playlist: 'M20 2H8a2 2 0 0 0-2 2v12a2 2 0 0 0 2 2h12a2 2 0 0 0 2-2V4a2 2 0 0 0-2-2zm-2 5h-3v5.5a2.5 2.5 0 1 1-2.5-2.5c.57 0 1.08.19 1.5.51V5h4v2zM4 6H2v14a2 2 0 0 0 2 2h14v-2H4V6z',
@@ -13,13 +13,5 @@ const PATHS = {
 
 /** An `<svg class="icon">` for `name` (playlist, playlistAdd, rename, trash, back). */
 export function playlistIcon(name) {
-  const svg = document.createElementNS(NS, 'svg');
-  svg.setAttribute('viewBox', '0 0 24 24');
-  svg.setAttribute('class', `icon icon-${name}`);
-  svg.setAttribute('aria-hidden', 'true');
-  svg.setAttribute('focusable', 'false');
-  const path = document.createElementNS(NS, 'path');
-  path.setAttribute('d', PATHS[name]);
-  svg.append(path);
-  return svg;
+  return pathIcon(name, PATHS[name]);
 }

@@ -38,12 +38,8 @@ const PATHS = {
  *  refresh, alert, external, upload, download, volume, volumeOff, moon, minus). The skip arrows
  *  (back15, forward15) show `seconds` inside (default 15). */
 export function icon(name, seconds = 15) {
-  const svg = document.createElementNS(NS, 'svg');
-  svg.setAttribute('viewBox', '0 0 24 24');
-  svg.setAttribute('class', `icon icon-${name}`);
-  svg.setAttribute('aria-hidden', 'true');
-  svg.setAttribute('focusable', 'false');
   if (name === 'back15' || name === 'forward15') {
+    const svg = iconFrame(name);
     const arrow = svgNode('g', {});
     arrow.append(svgNode('path', { d: PATHS.skipArc, class: 'icon-stroke' }), svgNode('path', { d: PATHS.skipHead }));
     // The forward arrow is the back arrow mirrored.
@@ -51,13 +47,25 @@ export function icon(name, seconds = 15) {
     const label = svgNode('text', { x: '12', y: '15.5', 'text-anchor': 'middle', class: 'icon-number' });
     label.textContent = String(seconds);
     svg.append(arrow, label);
-  } else {
-    svg.append(svgNode('path', { d: PATHS[name] }));
+    return svg;
   }
+  return pathIcon(name, PATHS[name]);
+}
+
+/** An `<svg class="icon icon-NAME">` drawing the path `d` (24×24): every icon of one path, this
+ *  set's and the few a single view keeps for itself (playlist-icons.js, download-button.js). */
+export function pathIcon(name, d) {
+  const svg = iconFrame(name);
+  svg.append(svgNode('path', { d }));
   return svg;
 }
 
-function svgNode(tag, attrs) {
+function iconFrame(name) {
+  return svgNode('svg', { viewBox: '0 0 24 24', class: `icon icon-${name}`, 'aria-hidden': 'true', focusable: 'false' });
+}
+
+/** An SVG element with its attributes. */
+export function svgNode(tag, attrs) {
   const node = document.createElementNS(NS, tag);
   for (const [key, value] of Object.entries(attrs)) node.setAttribute(key, value);
   return node;
