@@ -1,7 +1,9 @@
 // Earshot web client: wires the socket, the stores, the router and the persistent
-// components (mini-player, indicator, shortcuts, media session) together.
+// components (mini-player, connection indicator, shortcuts, media session, playback alerts,
+// download buttons and the header's download status, the pairing watch) together.
 
 import { socket } from './core/socket.js';
+import { Msg } from './core/commands.js';
 import { player } from './core/player-state.js';
 import { library } from './core/library.js';
 import { refresh } from './core/refresh.js';
@@ -35,7 +37,6 @@ const ROUTES = [
   { name: 'podcast', pattern: /^\/podcast\/(\d+)$/, view: podcastView },
   { name: 'episode', pattern: /^\/episode\/(\d+)$/, view: episodeView },
   { name: 'player', pattern: /^\/player$/, view: playerView },
-  // Client-side only for now: the server does not serve /queue on a fresh load yet.
   { name: 'queue', pattern: /^\/queue$/, view: queueView },
   { name: 'playlists', pattern: /^\/playlists$/, view: playlistsView },
   { name: 'playlist', pattern: /^\/playlist\/(\d+)$/, view: playlistView },
@@ -54,12 +55,12 @@ socket.on('status', (status) => {
   if (connectedBefore) library.load().catch(() => {});
   connectedBefore = true;
 });
-socket.on('state', (message) => player.apply(message));
-socket.on('time', (message) => player.apply(message));
-socket.on('library', () => library.load().catch((error) => toast(error.message, 'error')));
-socket.on('refresh', (message) => refresh.receive(message));
+socket.on(Msg.state, (message) => player.apply(message));
+socket.on(Msg.time, (message) => player.apply(message));
+socket.on(Msg.library, () => library.load().catch((error) => toast(error.message, 'error')));
+socket.on(Msg.refresh, (message) => refresh.receive(message));
 // Every client gets a `downloads` message on connect, so a reconnect needs no fetch of its own.
-socket.on('downloads', (message) => downloads.receive(message));
+socket.on(Msg.downloads, (message) => downloads.receive(message));
 
 // A refresh that just finished changed feeds' status and error: refetch the lists.
 let refreshing = false;

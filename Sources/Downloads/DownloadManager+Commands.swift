@@ -39,7 +39,7 @@ extension DownloadManager {
     func request(_ id: Int64, automatic: Bool) async throws(CommandError) {
         if items[id] == nil {
             let found: Episode?
-            do { found = try await store.episode(id: id) } catch { throw CommandError("could not read the library: \(error)") }
+            do { found = try await store.episode(id: id) } catch { throw CommandError.internalFailure("could not read the library", error) }
             guard let episode = found else { throw CommandError("no episode with id \(id)") }
             let scheme = episode.mediaURL.split(separator: ":", maxSplits: 1).first?.lowercased()
             guard scheme == "http" || scheme == "https" else {

@@ -4,7 +4,7 @@ import Foundation
 /// The `downloads` messages: who hears them, what they say, and how often (at most every
 /// `publishInterval`: `PublishThrottle` decides, one scheduled message carries every change meanwhile).
 extension DownloadManager {
-    /// Registers a listener; it hears of the next change (ask `snapshot()` for now).
+    /// Registers a listener; it hears of the next change (ask `message()` for now).
     @discardableResult
     public func addListener(_ listener: @escaping Listener) -> UUID {
         let id = UUID()
@@ -13,9 +13,6 @@ extension DownloadManager {
     }
 
     public func removeListener(_ id: UUID) { listeners[id] = nil }
-
-    /// The current `downloads` message.
-    public func snapshot() -> String { message().encoded() }
 
     /// The current state as a value (tests, the API).
     public func message() -> DownloadsMessage {
@@ -49,7 +46,7 @@ extension DownloadManager {
 
     func publishNow() {
         throttle.sent(at: Date())
-        let text = snapshot()
-        for listener in listeners.values { listener(text) }
+        let message = message()
+        for listener in listeners.values { listener(message) }
     }
 }

@@ -11,7 +11,7 @@ import Library
 /// report to its `DownloadItem` (pure transitions, EarshotCore) and writes the result to the library.
 public actor DownloadManager {
     /// A listener gets each `downloads` message as JSON text.
-    public typealias Listener = @Sendable (String) -> Void
+    public typealias Listener = @Sendable (DownloadsMessage) -> Void
 
     public struct Configuration: Sendable {
         /// The downloads folder: `<podcast id>/<episode id>.<ext>` inside it.

@@ -11,23 +11,20 @@ public struct DownloadsMessage: Sendable, Equatable {
         self.items = items; self.summary = summary; self.settings = settings
     }
 
-    /// The JSON text frame; items in the order they were queued.
-    public func encoded() -> String {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+    /// The frame's shape (`ServerMessage.downloads` encodes it); items in the order they were queued.
+    var wire: Wire {
         let ordered = items.sorted { ($0.queuedAt, $0.episodeID) < ($1.queuedAt, $1.episodeID) }
-        let wire = Wire(items: ordered.map(ItemWire.init), summary: summary, settings: settings)
-        return String(decoding: (try? encoder.encode(wire)) ?? Data(), as: UTF8.self)
+        return Wire(items: ordered.map(ItemWire.init), summary: summary, settings: settings)
     }
 
-    private struct Wire: Encodable {
+    struct Wire: Encodable {
         var type = "downloads"
         var items: [ItemWire]
         var summary: DownloadSummary
         var settings: DownloadSettings
     }
 
-    private struct ItemWire: Encodable {
+    struct ItemWire: Encodable {
         var episode: Int64
         var podcastId: Int64
         var title: String

@@ -1,31 +1,82 @@
 import FoundationEssentials
 
-/// What a client is told over the WebSocket (docs/protocol.md).
+/// What a client is told over the WebSocket (docs/protocol.md): the one list of what the server
+/// sends. Every frame is one of these, encoded here; nothing else builds a frame's JSON.
 public enum ServerMessage: Sendable, Equatable {
     case state(seq: UInt64, PlaybackState)
     case time(seq: UInt64, position: Double, duration: Double, rate: Double, paused: Bool)
     case ack(id: JSONValue)
     case error(id: JSONValue, message: String)
+    /// Lists changed (subscriptions, episodes, played marks): refetch them.
     case library(version: UInt64)
+    /// Every download, the batch's summary and the settings.
+    case downloads(DownloadsMessage)
+    /// The feed refresh's progress.
+    case refresh(RefreshStatus)
+    /// Named playlists changed: refetch `/api/playlists`.
+    case playlists
+
+    /// The `type` of each message on the wire.
+    public enum Kind: String, Sendable, CaseIterable {
+        case state, time, ack, error, library, downloads, refresh, playlists
+    }
+
+    public var kind: Kind {
+        switch self {
+        case .state: .state
+        case .time: .time
+        case .ack: .ack
+        case .error: .error
+        case .library: .library
+        case .downloads: .downloads
+        case .refresh: .refresh
+        case .playlists: .playlists
+        }
+    }
 
     /// The JSON text frame.
     public func encoded() -> String {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        let data: Data
         switch self {
         case .state(let seq, let s):
-            data = (try? encoder.encode(StateWire(seq: seq, s))) ?? Data()
+            return Self.encode(StateWire(seq: seq, s))
         case .time(let seq, let position, let duration, let rate, let paused):
-            data = (try? encoder.encode(TimeWire(seq: seq, position: position, duration: duration, rate: rate, paused: paused))) ?? Data()
+            return Self.encode(TimeWire(seq: seq, position: position, duration: duration, rate: rate, paused: paused))
         case .ack(let id):
-            data = (try? encoder.encode(["type": .string("ack"), "id": id] as [String: JSONValue])) ?? Data()
+            return Self.encode(["type": .string("ack"), "id": id] as [String: JSONValue])
         case .error(let id, let message):
-            data = (try? encoder.encode(["type": .string("error"), "id": id, "message": .string(message)] as [String: JSONValue])) ?? Data()
+            return Self.encode(["type": .string("error"), "id": id, "message": .string(message)] as [String: JSONValue])
         case .library(let version):
-            data = (try? encoder.encode(["type": .string("library"), "version": .number(Double(version))] as [String: JSONValue])) ?? Data()
+            return Self.encode(["type": .string("library"), "version": .number(Double(version))] as [String: JSONValue])
+        case .downloads(let message):
+            return Self.encode(message.wire)
+        case .refresh(let status):
+            return Self.encode(RefreshWire(status))
+        case .playlists:
+            return Self.encode(["type": .string("playlists")] as [String: JSONValue])
         }
-        return String(decoding: data, as: UTF8.self)
+    }
+
+    /// Sorted keys, slashes as they are. The wire types encode only strings, numbers, booleans,
+    /// arrays and objects; a value that fails anyway (a NaN position) becomes an `error` frame.
+    private static func encode<T: Encodable>(_ value: T) -> String {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        do {
+            return String(decoding: try encoder.encode(value), as: UTF8.self)
+        } catch {
+            Log.error("wire", "could not encode a \(T.self): \(error)")
+            return #"{"id":null,"message":"internal error","type":"error"}"#
+        }
+    }
+}
+
+/// The `refresh` message: the status with its type.
+private struct RefreshWire: Encodable {
+    var type = "refresh"
+    var running: Bool, total: Int, done: Int, failed: Int, current: [String]
+
+    init(_ s: RefreshStatus) {
+        running = s.running; total = s.total; done = s.done; failed = s.failed; current = s.current
     }
 }
 

@@ -47,7 +47,7 @@ extension PlaybackEngine {
         }
         let found: Episode?
         do { found = try await store.episode(id: episodeID) } catch {
-            throw CommandError("could not read the library: \(error)")
+            throw CommandError.internalFailure("could not read the library", error)
         }
         guard let episode = found else { throw CommandError("no episode with id \(episodeID)") }
         await savePosition(force: true)

@@ -22,7 +22,7 @@ extension PlaybackEngine {
             throw CommandError("no output \"\(device)\": the outputs are \(names.joined(separator: ", "))")
         }
         do { try await store.setSetting(Self.outputKey, device) } catch {
-            throw CommandError("could not save the setting: \(error)")
+            throw CommandError.internalFailure("could not save the setting", error)
         }
         state.output = device
         resilience.activeOutput = device

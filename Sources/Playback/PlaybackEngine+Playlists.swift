@@ -23,7 +23,7 @@ extension PlaybackEngine {
         } catch let error as PlaylistError {
             throw CommandError(error.description)
         } catch {
-            throw CommandError("could not change the playlist: \(error)")
+            throw CommandError.internalFailure("could not change the playlist", error)
         }
     }
 
@@ -33,7 +33,7 @@ extension PlaybackEngine {
     /// with any switch; it stays queued only if the playlist holds it.
     private func playPlaylist(_ id: Int64, start: Int64?) async throws(CommandError) {
         let found: Playlist?
-        do { found = try await store.playlist(id: id) } catch { throw CommandError("could not read the library: \(error)") }
+        do { found = try await store.playlist(id: id) } catch { throw CommandError.internalFailure("could not read the library", error) }
         guard let playlist = found else { throw CommandError("no playlist with id \(id)") }
         guard !playlist.episodeIDs.isEmpty else { throw CommandError("the playlist \"\(playlist.name)\" is empty") }
         if let start, !playlist.episodeIDs.contains(start) {

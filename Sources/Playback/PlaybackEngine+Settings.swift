@@ -32,7 +32,7 @@ extension PlaybackEngine {
             let data = try encoder.encode(settings)
             try await store.setSetting(Self.settingsKey, String(decoding: data, as: UTF8.self))
         } catch {
-            throw CommandError("could not save the setting: \(error)")
+            throw CommandError.internalFailure("could not save the setting", error)
         }
         state.settings = settings
     }

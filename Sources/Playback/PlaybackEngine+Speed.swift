@@ -59,7 +59,7 @@ extension PlaybackEngine {
     /// Stores (or clears) a podcast's speed. Set while one of its episodes plays, it applies now.
     private func setPodcastSpeed(_ podcast: Int64, _ rate: Double?) async throws(CommandError) {
         let found: Podcast?
-        do { found = try await store.podcast(id: podcast) } catch { throw CommandError("could not read the library: \(error)") }
+        do { found = try await store.podcast(id: podcast) } catch { throw CommandError.internalFailure("could not read the library", error) }
         guard found != nil else { throw CommandError("no podcast with id \(podcast)") }
         var settings = state.settings
         settings.podcastSpeeds[podcast] = rate

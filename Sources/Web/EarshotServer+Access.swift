@@ -27,9 +27,8 @@ extension EarshotServer: AccessGate {
         } else {
             requester = .stranger
         }
-        let isPage = Self.isPagePath(request.path)
         return Admission(requester: requester,
-                         verdict: PairingAccess.verdict(requester, method: request.method, path: request.path, isPage: isPage))
+                         verdict: PairingAccess.verdict(requester, access: Self.access(method: request.method, path: request.path)))
     }
 
     func isPaired(_ device: Int64) -> Bool {
@@ -43,18 +42,5 @@ extension EarshotServer: AccessGate {
         guard devices.seen(device) else { return }
         let store = self.store
         Task { try? await store.touchDevice(id: device, at: Date()) }
-    }
-
-    /// Requests that carry a JSON body must say so: `application/json` (415 otherwise). A page of
-    /// another site can post `text/plain` or a form without asking first; it cannot post JSON
-    /// without a CORS preflight, which this server never grants. OPML import takes a file as it is.
-    static func checkContentType(_ request: HTTPRequest) -> HTTPResponse? {
-        guard request.path.hasPrefix("/api/"), !request.body.isEmpty, request.path != "/api/opml",
-              !["GET", "HEAD", "OPTIONS"].contains(request.method) else { return nil }
-        let type = request.headers["content-type"]?.split(separator: ";").first.map { $0.trimmingCharacters(in: .whitespaces).lowercased() }
-        guard type == "application/json" else {
-            return .error(415, "send the body as JSON with Content-Type: application/json")
-        }
-        return nil
     }
 }

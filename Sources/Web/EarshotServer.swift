@@ -82,20 +82,14 @@ public final class EarshotServer: WebHandler, @unchecked Sendable {
 
     // MARK: - WebHandler
 
+    /// Every request goes through the route table (Routing/RouteTable.swift).
     public func respond(to request: HTTPRequest) async -> HTTPResponse {
-        if let answer = await pairingResponse(request) { return answer } // strangers, devices, JSON rule
-        if request.path.hasPrefix("/api/") { return await api(request) }
-        guard request.method == "GET" || request.method == "HEAD" else {
-            return .error(405, "\(request.method) is not allowed here")
-        }
-        if let page = await page(request) { return page }
-        if let image = await artworkResponse(request) { return image }
-        return files.respond(to: request) ?? .error(404, "no such file: \(request.path)")
+        await dispatch(request)
     }
 
     public func socketOpened(_ client: ClientID) async {
         transport.send(await engine.snapshot(), to: client)
-        if let downloads { transport.enqueue(.init(kind: .downloads, text: await downloads.snapshot()), to: client) }
+        if let downloads { transport.send(.downloads(await downloads.message()), to: client) }
     }
 
     public func socketReceived(_ text: String, from client: ClientID) async {

@@ -57,7 +57,9 @@ extension FeedRefresher {
             }
             return .updated(movedTo: movedTo)
         } catch {
-            return await fail(.error, "Could not store the refreshed feed \(feed.feedURL): \(error)")
+            // The podcast's error is shown to every client: the detail (SQL, paths) goes to the log only.
+            Log.error("refresh", "could not store the refreshed feed \(feed.feedURL): \(String(reflecting: error))")
+            return await fail(.error, "Could not store the refreshed feed \(feed.feedURL) (the server's log says why).")
         }
     }
 

@@ -14,13 +14,13 @@ public struct HTTPRequest: Sendable {
     public var peer: String
     /// Who asks (pairing): the host, a paired device, or a stranger.
     public var requester: Requester
-    /// A stranger's request: only what pairing needs may answer it (`EarshotServer+Pairing`).
-    public var pairingOnly: Bool
+    /// The matched route's path parameters (`{id}` → "3"), set by `EarshotServer.dispatch`.
+    public var parameters: [String: String] = [:]
 
     public init(method: String, path: String, query: [String: String] = [:], headers: [String: String] = [:], body: Data = Data(),
-                peer: String = "", requester: Requester = .host, pairingOnly: Bool = false) {
+                peer: String = "", requester: Requester = .host) {
         self.method = method; self.path = path; self.query = query; self.headers = headers; self.body = body
-        self.peer = peer; self.requester = requester; self.pairingOnly = pairingOnly
+        self.peer = peer; self.requester = requester
     }
 
     /// Parses "a=1&b=two" (percent-decoded, "+" as space).
@@ -50,22 +50,23 @@ public struct HTTPResponse: Sendable {
         self.status = status; self.contentType = contentType; self.headers = headers; self.body = body
     }
 
-    /// A JSON body from an Encodable value.
-    public static func json<T: Encodable>(_ value: T, status: Int = 200) -> HTTPResponse {
+    /// A JSON body from an Encodable value (throws only when the value cannot be encoded: a 500).
+    public static func json<T: Encodable>(_ value: T, status: Int = 200) throws -> HTTPResponse {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.withoutEscapingSlashes]
-        do {
-            return HTTPResponse(status: status, contentType: "application/json", headers: [("cache-control", "no-store")],
-                                body: try encoder.encode(value))
-        } catch {
-            return .error(500, "could not encode the answer: \(error)")
-        }
+        return jsonText(try encoder.encode(value), status: status)
+    }
+
+    /// A JSON body already encoded (the state snapshot, the downloads message).
+    public static func jsonText(_ body: Data, status: Int = 200) -> HTTPResponse {
+        HTTPResponse(status: status, contentType: "application/json", headers: [("cache-control", "no-store")], body: body)
     }
 
     /// `{"error": message}` with a status: the one shape every failure takes.
     public static func error(_ status: Int, _ message: String) -> HTTPResponse {
-        let body = (try? JSONEncoder().encode(["error": message])) ?? Data()
-        return HTTPResponse(status: status, contentType: "application/json", headers: [("cache-control", "no-store")], body: body)
+        // A [String: String] always encodes.
+        let body = (try? JSONEncoder().encode(["error": message])) ?? Data(#"{"error":"internal error"}"#.utf8)
+        return jsonText(body, status: status)
     }
 
     public static func text(_ status: Int, _ text: String) -> HTTPResponse {

@@ -119,8 +119,7 @@ extension LWSServer {
         let admission = admit(wsi, conn, method: conn.method, path: conn.path)
         switch admission.verdict {
         case .refuse(let status, let message): return refuse(wsi, conn, status, message, close: true)
-        case .pairingOnly: conn.pairingOnly = true
-        case .serve: break
+        case .pairingOnly, .serve: break
         }
         let declared = Int(conn.headers["content-length"] ?? "") ?? 0
         if declared > Self.maxBody { return refuse(wsi, conn, 413, "request body too large", close: true) }

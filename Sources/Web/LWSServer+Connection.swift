@@ -13,8 +13,6 @@ extension LWSServer {
         var device: Int64?
         /// Revoked: closing, nothing more is read from it.
         var kicked = false
-        /// The request may get only what pairing needs.
-        var pairingOnly = false
 
         // The HTTP request being read.
         var method = "GET"
@@ -45,12 +43,11 @@ extension LWSServer {
 
         func resetRequest() {
             method = "GET"; path = "/"; query = ""; headers = [:]; body = Data(); bodyTooLarge = false; refused = false; dispatched = false
-            pairingOnly = false
         }
 
         var request: HTTPRequest {
             HTTPRequest(method: method, path: path, query: HTTPRequest.parseQuery(query), headers: headers, body: body,
-                        peer: peer, requester: requester, pairingOnly: pairingOnly)
+                        peer: peer, requester: requester)
         }
     }
 }

@@ -42,7 +42,8 @@ extension SocketOutbox.Message {
         switch message {
         case .state: kind = .state
         case .time: kind = .time
-        default: kind = .other
+        case .downloads: kind = .downloads
+        case .ack, .error, .library, .refresh, .playlists: kind = .other
         }
         text = message.encoded()
     }

@@ -9,6 +9,13 @@ public struct SubscriptionError: Error, Sendable, CustomStringConvertible {
     public var status: Int
     public var message: String
     public var description: String { message }
+
+    /// A failure of the library behind a subscription: logged with its detail; the client is told
+    /// what failed, never an error's description (SQL, paths).
+    static func internalFailure(_ what: String, _ error: any Error) -> SubscriptionError {
+        Log.error("subscriptions", "\(what): \(String(reflecting: error))")
+        return SubscriptionError(status: 500, message: "\(what) (the server's log says why)")
+    }
 }
 
 /// Adding feeds to the library: fetch, parse, store; a feed already there is refreshed instead.
@@ -67,7 +74,7 @@ public struct Subscriptions: Sendable {
         do {
             return (try await store.subscribe(feedURL: feedURL, content: content, etag: etag, lastModified: lastModified), true)
         } catch {
-            throw SubscriptionError(status: 500, message: "could not store the feed: \(error)")
+            throw SubscriptionError.internalFailure("could not store the feed \(feedURL)", error)
         }
     }
 
@@ -84,7 +91,7 @@ public struct Subscriptions: Sendable {
 
     private func subscribed(_ feedURL: String) async throws(SubscriptionError) -> Podcast? {
         do { return try await store.podcast(feedURL: feedURL) } catch {
-            throw SubscriptionError(status: 500, message: "could not read the library: \(error)")
+            throw SubscriptionError.internalFailure("could not read the library", error)
         }
     }
 
@@ -94,7 +101,7 @@ public struct Subscriptions: Sendable {
             _ = try await refresher.refreshAndWait(podcastID: podcast.id)
             return try await store.podcast(id: podcast.id) ?? podcast
         } catch {
-            throw SubscriptionError(status: 500, message: "could not refresh \(podcast.feedURL): \(error)")
+            throw SubscriptionError.internalFailure("could not refresh \(podcast.feedURL)", error)
         }
     }
 

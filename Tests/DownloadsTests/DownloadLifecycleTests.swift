@@ -80,7 +80,7 @@ struct DownloadLifecycleTests {
             let bodies = [DownloadHarness.audio(1_000_000, seed: 43), DownloadHarness.audio(800_000, seed: 44)]
             for i in 0..<2 { h.server.set(h.path(i), .audio(bodies[i], delay: 0.1)) }
             let log = MessageLog()
-            await h.manager.addListener { log.append($0) }
+            await h.manager.addListener { log.append(ServerMessage.downloads($0).encoded()) }
             try await h.download(0)
             try await h.download(1)
             for i in 0..<2 { _ = try await h.waitForState(i, .done) }

@@ -150,7 +150,7 @@ struct DownloadSummaryTests {
         let b = Self.item(1, .failed)
         var batch = DownloadBatch()
         batch.absorb([a, b])
-        let text = DownloadsMessage(items: [a, b], summary: DownloadSummary([a, b], batch: batch), settings: DownloadSettings()).encoded()
+        let text = ServerMessage.downloads(DownloadsMessage(items: [a, b], summary: DownloadSummary([a, b], batch: batch), settings: DownloadSettings())).encoded()
         let json = try #require(try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any])
         #expect(json["type"] as? String == "downloads")
         let items = try #require(json["items"] as? [[String: Any]])

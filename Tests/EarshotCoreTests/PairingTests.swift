@@ -110,51 +110,26 @@ struct PairingStateTests {
 
 @Suite("Pairing: who may have what")
 struct PairingAccessTests {
-    @Test("a stranger gets the pairing page, its files and POST /api/pair; nothing else")
-    func stranger() {
-        let allowed: [(String, String, Bool)] = [
-            ("GET", "/", true), ("GET", "/player", true), ("GET", "/pair", false), ("HEAD", "/pair", false),
-            ("GET", "/js/pair.js", false), ("GET", "/js/views/pairing.js", false), ("GET", "/css/pairing.css", false),
-            ("POST", "/api/pair", false), ("GET", "/api/pair", false), // any method: the handler answers 405
-        ]
-        for (method, path, isPage) in allowed {
-            #expect(PairingAccess.verdict(.stranger, method: method, path: path, isPage: isPage) == .pairingOnly, "\(method) \(path)")
-        }
-        let refused: [(String, String, Bool)] = [
-            ("GET", "/ws", false), ("GET", "/api/state", false), ("GET", "/api/podcasts", false), ("GET", "/js/app.js", false),
-            ("GET", "/js/core/socket.js", false), ("GET", "/demo/audio/01-welcome.mp3", false), ("POST", "/", true),
-            ("GET", "/api/pairing", false), ("POST", "/api/pairing", false), ("GET", "/api/devices", false),
-            ("DELETE", "/api/devices/1", false), ("GET", "/api/device", false),
-            ("POST", "/api/subscriptions", false), ("GET", "/pair/../api/state", false),
-        ]
-        for (method, path, isPage) in refused {
-            guard case .refuse(let status, _) = PairingAccess.verdict(.stranger, method: method, path: path, isPage: isPage) else {
-                Issue.record("\(method) \(path) should be refused"); continue
+    @Test("each requester against each kind of route")
+    func verdicts() {
+        for access in [RouteAccess?.none] + RouteAccess.allCases.map(Optional.some) {
+            #expect(PairingAccess.verdict(.host, access: access) == .serve, "host, \(String(describing: access))")
+            switch PairingAccess.verdict(.device(3), access: access) {
+            case .refuse(let status, _): #expect(access == .host && status == 403)
+            case let verdict: #expect(access != .host && verdict == .serve)
             }
-            #expect(status == 401, "\(method) \(path)")
+            switch PairingAccess.verdict(.stranger, access: access) {
+            case .refuse(let status, _): #expect((access == nil || access == .paired || access == .host) && status == 401)
+            case let verdict: #expect((access == .anyone || access == .pairedPage) && verdict == .pairingOnly)
+            }
         }
     }
 
-    @Test("a paired device gets the app, but cannot pair others, list or remove devices")
-    func device() {
-        for path in ["/ws", "/api/state", "/js/app.js", "/api/device", "/api/pair"] {
-            #expect(PairingAccess.verdict(.device(3), method: "GET", path: path, isPage: false) == .serve, "\(path)")
-        }
-        for path in ["/api/pairing", "/api/pairing/qr.svg", "/api/devices", "/api/devices/3"] {
-            guard case .refuse(let status, _) = PairingAccess.verdict(.device(3), method: "GET", path: path, isPage: false) else {
-                Issue.record("\(path) should be refused"); continue
-            }
-            #expect(status == 403, "\(path)")
-        }
-        #expect(PairingAccess.verdict(.device(3), method: "GET", path: "/api/devicesx", isPage: false) == .serve,
-                "a prefix match is on path segments")
-    }
-
-    @Test("the host gets everything")
-    func host() {
-        for path in ["/ws", "/api/devices", "/api/pairing", "/anything"] {
-            #expect(PairingAccess.verdict(.host, method: "DELETE", path: path, isPage: false) == .serve)
-        }
+    @Test("the more open of two accesses")
+    func opener() {
+        #expect(RouteAccess.host.opener(.anyone) == .anyone)
+        #expect(RouteAccess.paired.opener(.host) == .paired)
+        #expect(RouteAccess.pairedPage.opener(.paired) == .pairedPage)
     }
 }
 

@@ -9,8 +9,9 @@ from selenium.webdriver.common.action_chains import ActionChains
 from selenium.webdriver.common.keys import Keys
 from selenium.webdriver.support.ui import Select
 
-from conftest import (SCREENSHOTS, by_css, command, demo_episode, open_page, overflow, play_from_start, set_viewport,
+from conftest import (by_css, command, demo_episode, open_page, overflow, play_from_start, set_viewport,
                       small_targets, tap, wait_until)
+from screens import match_baseline
 from test_queue import second_browser
 
 SIZES = {"desktop": (1280, 800), "phone": (390, 844)}
@@ -65,7 +66,7 @@ def screenshots(driver, name, element_selector=None):
             if element_selector:
                 driver.execute_script("document.querySelector(arguments[0])?.scrollIntoView({block: 'center'})", element_selector)
             time.sleep(0.3)
-            driver.save_screenshot(str(SCREENSHOTS / f"{name}-{size}.png"))
+            match_baseline(driver, f"{name}-{size}")
             scroll_width, inner = overflow(driver)
             assert scroll_width <= inner, f"{name} overflows sideways at {size}: {scroll_width} > {inner}"
         finally:

@@ -12,6 +12,7 @@ from selenium.webdriver.common.by import By
 from selenium.webdriver.support.ui import WebDriverWait
 
 from conftest import SCREENSHOTS, all_css, by_css, overflow, set_viewport, small_targets, tap, wait_until
+from screens import match_baseline
 from feeds import item, rss
 
 KB = 1024
@@ -148,7 +149,7 @@ def test_downloads_from_the_page(driver, own_server):
         assert "is-running" in header.get_attribute("class")
         percent = int(progress.text.split(", ")[1].split(" ")[0])
         assert 0 <= percent < 100
-        driver.save_screenshot(str(SCREENSHOTS / "downloads-row-desktop.png"))
+        match_baseline(driver, "downloads-row-desktop")
 
         # Stop: paused, the partial file kept; the ring stays where it was.
         tap(driver, row_button(driver, slow_id))
@@ -181,7 +182,7 @@ def test_downloads_from_the_page(driver, own_server):
         assert by_css(driver, ".downloads-summary").text.startswith("0 of 1 downloaded, ")
         assert ("/slow.mp3", f"bytes={paused['bytes']}-") in media.ranges or any(
             p == "/slow.mp3" and r.startswith("bytes=") and int(r[6:-1]) >= paused["bytes"] for p, r in media.ranges), media.ranges
-        driver.save_screenshot(str(SCREENSHOTS / "downloads-view-desktop.png"))
+        match_baseline(driver, "downloads-view-desktop")
 
         # Retry the failed one once the server behaves.
         media.pages.discard("/walled.mp3")
@@ -207,7 +208,7 @@ def test_downloads_from_the_page(driver, own_server):
         open_page(driver, server, f"/episode/{slow_id}")
         page_button = by_css(driver, ".episode-page .download-button")
         assert state_of(page_button) == "done" and page_button.text == "Downloaded"
-        driver.save_screenshot(str(SCREENSHOTS / "downloads-episode-desktop.png"))
+        match_baseline(driver, "downloads-episode-desktop")
         open_page(driver, server, f"/episode/{quick_id}")
         assert by_css(driver, ".episode-page .download-button").text == "Download"
 
@@ -220,13 +221,13 @@ def test_downloads_from_the_page(driver, own_server):
         width, inner = overflow(driver)
         assert width <= inner, f"the podcast page scrolls sideways: {width} > {inner}"
         assert small_targets(driver, ".download-button, .header-downloads") == []
-        driver.save_screenshot(str(SCREENSHOTS / "downloads-row-phone.png"))
+        match_baseline(driver, "downloads-row-phone")
         open_page(driver, server, "/downloads")
         wait_until(lambda: all_css(driver, ".download-row"), message="rows on a phone")
         width, inner = overflow(driver)
         assert width <= inner, f"the Downloads view scrolls sideways: {width} > {inner}"
         assert small_targets(driver, ".download-row button, .download-setting") == []
-        driver.save_screenshot(str(SCREENSHOTS / "downloads-view-phone.png"))
+        match_baseline(driver, "downloads-view-phone")
     finally:
         set_viewport(driver, 1280, 800)
         media.close()

@@ -5,6 +5,7 @@ behind the mini-player."""
 
 from conftest import (SCREENSHOTS, all_css, by_css, open_page, overflow, play_from_start, set_viewport,
                       small_targets, tap, wait_until)
+from screens import match_baseline
 from feeds import REPO, item, rss, simple_feed
 
 SIZES = {"desktop": (1280, 800, False), "phone": (390, 844, True)}
@@ -100,7 +101,7 @@ def test_feed_pages_screenshots_and_phone_layout(own_server, driver, feed_server
             tap(driver, by_css(driver, ".refresh-all"))
             wait_until(lambda: by_css(driver, ".refresh-text").text.startswith("Refreshing"), message="refresh progress")
             driver.execute_script("window.scrollTo(0, 0)")
-            driver.save_screenshot(str(SCREENSHOTS / f"library-refresh-{size}.png"))
+            match_baseline(driver, f"library-refresh-{size}")
             if phone:
                 check_phone(driver, "library")
             # (test_refresh checks the words; here the run only has to end)
@@ -109,25 +110,25 @@ def test_feed_pages_screenshots_and_phone_layout(own_server, driver, feed_server
 
             open_page(driver, server, f"/podcast/{broken['id']}")
             wait_until(lambda: by_css(driver, ".notice"), message="the gone notice")
-            driver.save_screenshot(str(SCREENSHOTS / f"podcast-error-{size}.png"))
+            match_baseline(driver, f"podcast-error-{size}")
             if phone:
                 check_phone(driver, "podcast page")
 
             open_page(driver, server, f"/podcast/{rich['id']}")
             wait_until(lambda: by_css(driver, ".podcast-facts"), message="the podcast facts")
-            driver.save_screenshot(str(SCREENSHOTS / f"podcast-details-{size}.png"))
+            match_baseline(driver, f"podcast-details-{size}")
             if phone:
                 check_phone(driver, "podcast details")
                 tap(driver, by_css(driver, ".podcast-unsubscribe"))
                 wait_until(lambda: by_css(driver, "dialog.confirm-dialog[open]"), message="the confirm step")
-                driver.save_screenshot(str(SCREENSHOTS / "unsubscribe-confirm-phone.png"))
+                match_baseline(driver, "unsubscribe-confirm-phone")
                 assert small_targets(driver, ".confirm-dialog button") == []
                 by_css(driver, ".confirm-cancel").click()
 
             open_page(driver, server, f"/episode/{episode['id']}")
             wait_until(lambda: len(all_css(driver, ".chapter-button")) == 5, message="the chapters")
             wait_until(lambda: by_css(driver, ".rich-text img").get_attribute("naturalWidth") != "0", message="the notes image")
-            driver.save_screenshot(str(SCREENSHOTS / f"episode-notes-{size}.png"))
+            match_baseline(driver, f"episode-notes-{size}")
             if phone:
                 check_phone(driver, "episode page")
     finally:

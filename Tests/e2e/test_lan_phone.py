@@ -18,7 +18,8 @@ from selenium import webdriver
 from selenium.webdriver.common.by import By
 from selenium.webdriver.support.ui import Select, WebDriverWait
 
-from conftest import SCREENSHOTS, by_css, open_page, set_viewport, wait_until
+from conftest import by_css, open_page, set_viewport, wait_until
+from screens import match_baseline
 from lan_net import ANDROID, demo_episode_id, lan_server, net  # noqa: F401 (fixtures)
 
 PHONE = (390, 844)
@@ -63,8 +64,7 @@ def phone(net):
 
 
 def shot(browser, name):
-    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
-    browser.save_screenshot(str(SCREENSHOTS / name))
+    match_baseline(browser, name)
 
 
 def wait_ready(browser, view, timeout=10):

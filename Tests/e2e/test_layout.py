@@ -3,6 +3,7 @@
 
 from conftest import (MIN_TARGET, SCREENSHOTS, by_css, demo_episode, open_page, overflow, play_from_start,
                       set_viewport, small_targets, wait_until)
+from screens import match_baseline
 
 SIZES = {"desktop": (1280, 800, False), "phone": (390, 844, True)}
 
@@ -49,7 +50,7 @@ def test_screenshots_and_phone_layout(server, driver):
 
             open_page(driver, server, "/")
             wait_until(lambda: by_css(driver, "#mini-player").is_displayed(), message="the mini-player")
-            driver.save_screenshot(str(SCREENSHOTS / f"library-{size}.png"))
+            match_baseline(driver, f"library-{size}")
             if phone:
                 scroll_width, inner = overflow(driver)
                 assert scroll_width <= inner, f"library overflows sideways: {scroll_width} > {inner}"
@@ -65,14 +66,14 @@ def test_screenshots_and_phone_layout(server, driver):
 
             open_page(driver, server, f"/episode/{episode['id']}")
             wait_until(lambda: by_css(driver, ".episode-page h1").text == episode["title"], message="the episode page")
-            driver.save_screenshot(str(SCREENSHOTS / f"episode-{size}.png"))
+            match_baseline(driver, f"episode-{size}")
             if phone:
                 scroll_width, inner = overflow(driver)
                 assert scroll_width <= inner, f"episode page overflows sideways: {scroll_width} > {inner}"
 
             open_page(driver, server, "/player")
             wait_until(lambda: by_css(driver, ".player-title").text == episode["title"], message="the full player")
-            driver.save_screenshot(str(SCREENSHOTS / f"player-{size}.png"))
+            match_baseline(driver, f"player-{size}")
             if phone:
                 scroll_width, inner = overflow(driver)
                 assert scroll_width <= inner, f"player overflows sideways: {scroll_width} > {inner}"
@@ -81,7 +82,7 @@ def test_screenshots_and_phone_layout(server, driver):
         driver.execute_cdp_cmd("Emulation.setEmulatedMedia", {"features": [{"name": "prefers-color-scheme", "value": "dark"}]})
         for name, path in (("library", "/"), ("player", "/player")):
             open_page(driver, server, path)
-            driver.save_screenshot(str(SCREENSHOTS / f"{name}-phone-dark.png"))
+            match_baseline(driver, f"{name}-phone-dark")
     finally:
         driver.execute_cdp_cmd("Emulation.setEmulatedMedia", {"features": []})
         set_viewport(driver, 1280, 800)

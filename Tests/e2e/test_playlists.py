@@ -8,6 +8,7 @@ from selenium.webdriver.common.by import By
 
 from conftest import (SCREENSHOTS, all_css, by_css, command, open_page, overflow, set_viewport, small_targets, tap,
                       wait_until)
+from screens import match_baseline
 
 
 def second_browser():
@@ -159,29 +160,29 @@ def test_playlists_end_to_end(own_server, driver):
             try:
                 open_page(driver, server, f"/playlist/{playlist_id}")
                 wait_until(lambda: item_ids(driver) == order, message="the playlist")
-                driver.save_screenshot(str(SCREENSHOTS / f"playlist-{size}.png"))
+                match_baseline(driver, f"playlist-{size}")
                 assert small_targets(driver, ".playlist-items button, .playlist-header button, .back-link") == []
                 assert overflow(driver)[0] <= overflow(driver)[1], "the playlist overflows sideways"
                 go_to_playlists(driver)
                 wait_until(lambda: card_names(driver) == ["Long drive"], message="the list")
-                driver.save_screenshot(str(SCREENSHOTS / f"playlists-{size}.png"))
+                match_baseline(driver, f"playlists-{size}")
                 assert small_targets(driver, ".playlist-list button, .playlists-head button, .app-header a") == []
                 assert overflow(driver)[0] <= overflow(driver)[1], "the list overflows sideways"
                 tap(driver, by_css(driver, ".playlist-new"))
                 wait_until(lambda: all_css(driver, "dialog.name-dialog[open]"), message="the name dialog")
-                driver.save_screenshot(str(SCREENSHOTS / f"playlist-name-{size}.png"))
+                match_baseline(driver, f"playlist-name-{size}")
                 assert small_targets(driver, "dialog.name-dialog button, dialog.name-dialog input") == []
                 by_css(driver, "dialog.name-dialog .name-cancel").click()
                 open_page(driver, server, "/")
                 tap(driver, by_css(driver, ".episode-list .more-button"))
                 wait_until(lambda: all_css(driver, ".row-menu"), message="the row menu")
-                driver.save_screenshot(str(SCREENSHOTS / f"playlist-row-menu-{size}.png"))
+                match_baseline(driver, f"playlist-row-menu-{size}")
                 assert small_targets(driver, ".row-menu button") == []
                 tap(driver, by_css(driver, ".episode-list .more-button"))
                 open_page(driver, server, f"/episode/{first['id']}")
                 tap(driver, by_css(driver, '.episode-page [data-action="playlist-add"]'))
                 wait_until(lambda: all_css(driver, "dialog.picker-dialog[open][data-loaded] .picker-choice"), message="the picker")
-                driver.save_screenshot(str(SCREENSHOTS / f"playlist-picker-{size}.png"))
+                match_baseline(driver, f"playlist-picker-{size}")
                 assert small_targets(driver, "dialog.picker-dialog button, dialog.picker-dialog input") == []
                 by_css(driver, ".picker-close").click()
             finally:

@@ -8,7 +8,8 @@ from selenium.webdriver.common.actions.action_builder import ActionBuilder
 from selenium.webdriver.common.actions.pointer_input import PointerInput
 from selenium.webdriver.common.keys import Keys
 
-from conftest import SCREENSHOTS, all_css, by_css, command, open_page, play_from_start, set_viewport, wait_until
+from conftest import all_css, by_css, command, open_page, play_from_start, set_viewport, wait_until
+from screens import match_baseline
 from test_queue import demo_episodes, go_to_queue, queue_ids, reset, second_browser, wait_for_queue
 
 STEPS = 8  # pointer moves per drag: the row must follow the pointer, not jump
@@ -102,7 +103,7 @@ def test_drag_to_reorder_by_mouse_and_touch(server, driver):
         wait_until(lambda: queue_ids(driver) == [b, a, c], message="the queue view again")
         ActionChains(driver).click_and_hold(grip(driver, b)).move_by_offset(0, sum(offsets(driver, 2))).perform()
         assert all_css(driver, ".queue-item.is-dragging"), "the row follows the pointer"
-        driver.save_screenshot(str(SCREENSHOTS / "queue-dragging.png"))
+        match_baseline(driver, "queue-dragging")
         ActionChains(driver).send_keys(Keys.ESCAPE).perform()
         ActionChains(driver).release().perform()
         assert not all_css(driver, ".queue-item.is-dragging")

@@ -2,6 +2,7 @@
 // delegated handler turns them into commands (a declared table, myMPD-style).
 
 import { socket } from '../core/socket.js';
+import { Cmd } from '../core/commands.js';
 import { player } from '../core/player-state.js';
 import { toast } from '../core/toast.js';
 import { toggleRowMenu } from './row-menu.js';
@@ -15,27 +16,27 @@ const ACTIONS = {
   /** Plays the row's episode, or pauses it when it is the one playing. */
   play(button) {
     const id = Number(button.dataset.episodeId);
-    if (player.episode?.id === id && !player.paused) socket.send('pause');
-    else socket.send('play', { episode: id });
+    if (player.episode?.id === id && !player.paused) socket.send(Cmd.pause);
+    else socket.send(Cmd.play, { episode: id });
   },
   /** Play/pause of the loaded episode: sends what the button showed, not a blind toggle. */
   playpause() {
-    socket.send(player.paused ? 'resume' : 'pause');
+    socket.send(player.paused ? Cmd.resume : Cmd.pause);
   },
   skip(button) {
-    socket.send('skip', { by: Number(button.dataset.by) });
+    socket.send(Cmd.skip, { by: Number(button.dataset.by) });
   },
   /** The row's overflow menu (Play next / Add to queue). */
   'queue-menu'(button) {
     toggleRowMenu(button);
   },
   'queue-next'(button) {
-    if (socket.send('queue.add', { episode: Number(button.dataset.episodeId), at: 'next' }) !== null) {
+    if (socket.send(Cmd.queueAdd, { episode: Number(button.dataset.episodeId), at: 'next' }) !== null) {
       toast(`Playing next: ${button.dataset.title || 'episode'}`);
     }
   },
   'queue-add'(button) {
-    if (socket.send('queue.add', { episode: Number(button.dataset.episodeId), at: 'end' }) !== null) {
+    if (socket.send(Cmd.queueAdd, { episode: Number(button.dataset.episodeId), at: 'end' }) !== null) {
       toast(`Added to queue: ${button.dataset.title || 'episode'}`);
     }
   },
@@ -43,21 +44,21 @@ const ACTIONS = {
   mark(button) {
     const episode = Number(button.dataset.episodeId);
     const played = button.dataset.played !== 'true';
-    const id = socket.send('mark', { episode, played });
+    const id = socket.send(Cmd.mark, { episode, played });
     if (id !== null) pendingMarks.set(id, { episode, played, title: button.dataset.title });
   },
   previous() {
-    socket.send('previous');
+    socket.send(Cmd.previous);
   },
   next() {
-    socket.send('next');
+    socket.send(Cmd.next);
   },
   shuffle() {
-    socket.send('shuffle', { on: !player.state?.shuffle });
+    socket.send(Cmd.shuffle, { on: !player.state?.shuffle });
   },
   /** Cycles off → all → one → off. */
   repeat() {
-    socket.send('repeat', { mode: REPEAT_NEXT[player.state?.repeat] ?? 'all' });
+    socket.send(Cmd.repeat, { mode: REPEAT_NEXT[player.state?.repeat] ?? 'all' });
   },
 };
 

@@ -9,6 +9,7 @@ import { h, absoluteUrl, safeUrl } from '../core/dom.js';
 import { icon } from '../core/icons.js';
 import { clock } from '../core/format.js';
 import { socket } from '../core/socket.js';
+import { Cmd } from '../core/commands.js';
 import { player } from '../core/player-state.js';
 
 /** Builds the list for `episode` (an API Episode with details); null when it has no chapters.
@@ -50,11 +51,11 @@ export function chapterList(episode) {
 /** Seeks to `start` in episode `id`, loading it first when another one (or none) is loaded. */
 export function playChapter(id, start) {
   if (player.episode?.id === id) {
-    socket.send('seek', { to: start });
-    if (player.paused) socket.send('resume');
+    socket.send(Cmd.seek, { to: start });
+    if (player.paused) socket.send(Cmd.resume);
   } else {
-    socket.send('play', { episode: id });
-    socket.send('seek', { to: start });
+    socket.send(Cmd.play, { episode: id });
+    socket.send(Cmd.seek, { to: start });
   }
 }
 
@@ -118,8 +119,8 @@ export function playerChapters() {
 
 /** Seeks to chapter `index` of the playing episode, and plays from there when paused. */
 function jumpTo(index) {
-  socket.send('chapter', { index });
-  if (player.paused) socket.send('resume');
+  socket.send(Cmd.chapter, { index });
+  if (player.paused) socket.send(Cmd.resume);
 }
 
 /** Scrolls the list (not the page) so that `item` shows, when the list scrolls at all (the

@@ -6,6 +6,7 @@
 import { h } from '../core/dom.js';
 import { icon, pathIcon, svgNode } from '../core/icons.js';
 import { socket } from '../core/socket.js';
+import { Cmd } from '../core/commands.js';
 import { downloads, statusText } from '../core/downloads.js';
 import { confirmDialog } from './confirm.js';
 
@@ -46,17 +47,17 @@ async function tap(button) {
   switch (item?.state) {
     case 'queued':
     case 'downloading':
-      socket.send('download.cancel', { episode });
+      socket.send(Cmd.downloadCancel, { episode });
       break;
     case 'done':
       if (await confirmDialog({
         title: 'Delete the download?',
         text: `“${title}” will play from the web again until you download it again.`,
         confirm: 'Delete',
-      })) socket.send('download.delete', { episode });
+      })) socket.send(Cmd.downloadDelete, { episode });
       break;
     default: // not downloaded, paused, failed
-      socket.send('download', { episode });
+      socket.send(Cmd.download, { episode });
   }
 }
 

@@ -4,6 +4,7 @@
 // Typing in a field or pressing a focused control keeps its usual meaning.
 
 import { socket } from '../core/socket.js';
+import { Cmd } from '../core/commands.js';
 import { player } from '../core/player-state.js';
 import { skipIntervals } from './skip-intervals.js';
 import { openSleepMenu } from './sleep-menu.js';
@@ -23,13 +24,13 @@ export function initKeyboard(dialog, openButton) {
     switch (event.key) {
       case ' ':
         if (isControl(event.target)) return; // space presses the focused button
-        socket.send('toggle');
+        socket.send(Cmd.toggle);
         break;
       case 'ArrowLeft':
-        socket.send('skip', { by: -skipIntervals().back });
+        socket.send(Cmd.skip, { by: -skipIntervals().back });
         break;
       case 'ArrowRight':
-        socket.send('skip', { by: skipIntervals().forward });
+        socket.send(Cmd.skip, { by: skipIntervals().forward });
         break;
       case '[':
       case ']':
@@ -40,16 +41,16 @@ export function initKeyboard(dialog, openButton) {
         changeVolume(event.key === 'ArrowUp' ? VOLUME_STEP : -VOLUME_STEP);
         break;
       case 'm':
-        socket.send('mute', { on: !player.state?.muted });
+        socket.send(Cmd.mute, { on: !player.state?.muted });
         break;
       case 's':
         openSleepMenu();
         break;
       case 'n': // next / previous chapter (the server answers an error toast when there is none)
-        socket.send('chapter.next');
+        socket.send(Cmd.chapterNext);
         break;
       case 'p':
-        socket.send('chapter.previous');
+        socket.send(Cmd.chapterPrevious);
         break;
       case '?':
         open(dialog);
@@ -69,14 +70,14 @@ function changeSpeed(by) {
   const base = recent('speed') ?? Number(player.state?.rate ?? 1);
   const value = snapSpeed(base + by);
   remember('speed', value);
-  socket.send('rate', { value });
+  socket.send(Cmd.rate, { value });
 }
 
 function changeVolume(by) {
   const base = recent('volume') ?? Number(player.state?.volume ?? 100);
   const value = Math.min(VOLUME_MAX, Math.max(0, Math.round(base + by)));
   remember('volume', value);
-  socket.send('volume', { value });
+  socket.send(Cmd.volume, { value });
 }
 
 function recent(key) {

@@ -7,6 +7,7 @@
 import { artworkSet } from '../core/artwork-url.js';
 import { h, safeUrl } from '../core/dom.js';
 import { socket } from '../core/socket.js';
+import { Cmd } from '../core/commands.js';
 import { player } from '../core/player-state.js';
 import { skipIntervals } from './skip-intervals.js';
 
@@ -54,16 +55,16 @@ export function initMediaSession() {
 
   if (session) {
     const handlers = {
-      play: () => socket.send('resume'),
-      pause: () => socket.send('pause'),
-      stop: () => socket.send('stop'),
+      play: () => socket.send(Cmd.resume),
+      pause: () => socket.send(Cmd.pause),
+      stop: () => socket.send(Cmd.stop),
       // The browser's offset when it names one, else the listener's intervals.
-      seekbackward: (details) => socket.send('skip', { by: -(details?.seekOffset || skipIntervals().back) }),
-      seekforward: (details) => socket.send('skip', { by: details?.seekOffset || skipIntervals().forward }),
-      previoustrack: () => socket.send('previous'),
-      nexttrack: () => socket.send('next'),
+      seekbackward: (details) => socket.send(Cmd.skip, { by: -(details?.seekOffset || skipIntervals().back) }),
+      seekforward: (details) => socket.send(Cmd.skip, { by: details?.seekOffset || skipIntervals().forward }),
+      previoustrack: () => socket.send(Cmd.previous),
+      nexttrack: () => socket.send(Cmd.next),
       seekto: (details) => {
-        if (Number.isFinite(details?.seekTime)) socket.send('seek', { to: details.seekTime });
+        if (Number.isFinite(details?.seekTime)) socket.send(Cmd.seek, { to: details.seekTime });
       },
     };
     for (const [action, fn] of Object.entries(handlers)) {

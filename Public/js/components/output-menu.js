@@ -7,6 +7,7 @@
 import { h } from '../core/dom.js';
 import { icon } from '../core/icons.js';
 import { socket } from '../core/socket.js';
+import { Cmd } from '../core/commands.js';
 import { player } from '../core/player-state.js';
 
 const AUTO = 'auto';
@@ -59,7 +60,7 @@ function buildMenu() {
       return h('button', {
         type: 'button', class: 'output-choice', role: 'radio', 'aria-checked': String(checked),
         dataset: { device: output.name }, disabled: output.gone ? true : null,
-        on: { click: () => { if (!checked) socket.send('output', { device: output.name }); } },
+        on: { click: () => { if (!checked) socket.send(Cmd.output, { device: output.name }); } },
       }, h('span', { class: 'output-check' }, checked ? icon('check') : null),
       h('span', { class: 'output-name' }, output.name === AUTO ? 'Auto (the system’s choice)' : output.description || output.name),
       output.gone ? h('span', { class: 'output-gone' }, 'not connected') : null);

@@ -4,6 +4,7 @@
 
 import { h } from '../core/dom.js';
 import { socket } from '../core/socket.js';
+import { Cmd } from '../core/commands.js';
 
 const CHOICES = [0, 10, 30, 60, 120, 300, 600];
 
@@ -13,7 +14,7 @@ export function playedMarginSetting() {
     class: 'speed-select played-margin-select',
     'aria-label': 'Mark played when stopped within this much of the end',
   }, CHOICES.map(option));
-  select.addEventListener('change', () => socket.send('settings', { playedMargin: Number(select.value) }));
+  select.addEventListener('change', () => socket.send(Cmd.settings, { playedMargin: Number(select.value) }));
   const el = h('label', {
     class: 'speed played-margin',
     title: 'Stopping an episode this close to its end marks it played (at most its last tenth)',

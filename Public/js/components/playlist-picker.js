@@ -10,6 +10,7 @@ import { toast } from '../core/toast.js';
 import { playlists, command } from '../core/playlists.js';
 import { playlistIcon } from './playlist-icons.js';
 import { NAME_MAX } from './name-dialog.js';
+import { Cmd } from '../core/commands.js';
 
 let counter = 0;
 
@@ -95,7 +96,7 @@ export function openPlaylistPicker(episode, title, opener = document.activeEleme
     if (!button || button.hasAttribute('aria-disabled')) return;
     const playlist = playlists.byId(button.dataset.playlistId);
     run(async () => {
-      await command('playlist.add', { playlist: Number(button.dataset.playlistId), episode });
+      await command(Cmd.playlistAdd, { playlist: Number(button.dataset.playlistId), episode });
       toast(`Added to “${playlist?.name ?? 'playlist'}”: ${title || 'episode'}`);
     });
   });
@@ -108,7 +109,7 @@ export function openPlaylistPicker(episode, title, opener = document.activeEleme
       return;
     }
     run(async () => {
-      await command('playlist.create', { name, episodes: [episode] });
+      await command(Cmd.playlistCreate, { name, episodes: [episode] });
       toast(`Made “${name}” with ${title || 'the episode'}`);
     });
   });

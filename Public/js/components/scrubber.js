@@ -5,6 +5,7 @@
 import { h } from '../core/dom.js';
 import { clock } from '../core/format.js';
 import { socket } from '../core/socket.js';
+import { Cmd } from '../core/commands.js';
 import { player } from '../core/player-state.js';
 
 const SETTLE_TOLERANCE = 2; // seconds: the server has caught up with our seek
@@ -52,7 +53,7 @@ export function scrubber() {
     // Pointer release and the `change` that follows it describe the same seek.
     if (target && target.to === to && performance.now() - target.at < 1000) return;
     target = { to, at: performance.now() };
-    socket.send('seek', { to });
+    socket.send(Cmd.seek, { to });
   };
 
   input.addEventListener('pointerdown', () => { dragging = true; });

@@ -4,6 +4,7 @@
 
 import { h } from '../core/dom.js';
 import { socket } from '../core/socket.js';
+import { Cmd } from '../core/commands.js';
 import { player } from '../core/player-state.js';
 
 const CHOICES = [5, 10, 15, 20, 30, 45, 60, 90, 120];
@@ -34,7 +35,7 @@ export function skipIntervalSettings() {
 function select(key, words) {
   const input = h('select', { class: `speed-select skip-select skip-${key === 'skipBack' ? 'back' : 'forward'}-select`, 'aria-label': `${words} by` },
     CHOICES.map(option));
-  input.addEventListener('change', () => socket.send('settings', { [key]: Number(input.value) }));
+  input.addEventListener('change', () => socket.send(Cmd.settings, { [key]: Number(input.value) }));
   const el = h('label', { class: 'speed skip-interval' }, h('span', { class: 'speed-label', 'aria-hidden': 'true' }, words), input);
   /** Shows the server's value, adding an entry when it is not one of the choices. */
   const show = (seconds) => {

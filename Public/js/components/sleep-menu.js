@@ -9,6 +9,7 @@ import { h } from '../core/dom.js';
 import { icon } from '../core/icons.js';
 import { clock } from '../core/format.js';
 import { socket } from '../core/socket.js';
+import { Cmd } from '../core/commands.js';
 import { player } from '../core/player-state.js';
 
 export const SLEEP_PRESETS = [5, 10, 15, 30, 45, 60, 90, 120];
@@ -77,7 +78,7 @@ function buildMenu() {
     if (socket.send(cmd, args) !== null && close) dialog.close();
   };
   const presets = h('div', { class: 'sleep-presets' }, SLEEP_PRESETS.map((minutes) =>
-    h('button', { type: 'button', class: 'button sleep-preset', dataset: { minutes }, on: { click: () => send('sleep', { minutes }) } },
+    h('button', { type: 'button', class: 'button sleep-preset', dataset: { minutes }, on: { click: () => send(Cmd.sleep, { minutes }) } },
       minutes < 60 || minutes % 60 ? `${minutes} min` : `${minutes / 60} h`)));
   const custom = h('input', {
     type: 'number', class: 'sleep-custom-input', min: '1', max: String(MAX_MINUTES), step: '1', inputmode: 'numeric',
@@ -95,15 +96,15 @@ function buildMenu() {
       return;
     }
     custom.setCustomValidity('');
-    send('sleep', { minutes });
+    send(Cmd.sleep, { minutes });
   });
   custom.addEventListener('input', () => custom.setCustomValidity(''));
-  const episodeEnd = h('button', { type: 'button', class: 'button sleep-until-episode', on: { click: () => send('sleep', { until: 'episode' }) } }, 'End of episode');
-  const chapterEnd = h('button', { type: 'button', class: 'button sleep-until-chapter', on: { click: () => send('sleep', { until: 'chapter' }) } }, 'End of chapter');
+  const episodeEnd = h('button', { type: 'button', class: 'button sleep-until-episode', on: { click: () => send(Cmd.sleep, { until: 'episode' }) } }, 'End of episode');
+  const chapterEnd = h('button', { type: 'button', class: 'button sleep-until-chapter', on: { click: () => send(Cmd.sleep, { until: 'chapter' }) } }, 'End of chapter');
   const active = h('div', { class: 'sleep-active' },
-    h('button', { type: 'button', class: 'button sleep-extend', dataset: { minutes: 5 }, on: { click: () => send('sleep.extend', { minutes: 5 }, false) } }, '+5 min'),
-    h('button', { type: 'button', class: 'button sleep-extend', dataset: { minutes: 15 }, on: { click: () => send('sleep.extend', { minutes: 15 }, false) } }, '+15 min'),
-    h('button', { type: 'button', class: 'button sleep-cancel', on: { click: () => send('sleep.cancel') } }, 'Turn off'));
+    h('button', { type: 'button', class: 'button sleep-extend', dataset: { minutes: 5 }, on: { click: () => send(Cmd.sleepExtend, { minutes: 5 }, false) } }, '+5 min'),
+    h('button', { type: 'button', class: 'button sleep-extend', dataset: { minutes: 15 }, on: { click: () => send(Cmd.sleepExtend, { minutes: 15 }, false) } }, '+15 min'),
+    h('button', { type: 'button', class: 'button sleep-cancel', on: { click: () => send(Cmd.sleepCancel) } }, 'Turn off'));
   const close = h('button', { type: 'button', class: 'button sleep-close', on: { click: () => dialog.close() } }, 'Close');
   const dialog = h('dialog', { class: 'dialog sleep-dialog', 'aria-labelledby': 'sleep-title' },
     h('h2', { id: 'sleep-title' }, icon('moon'), 'Sleep timer'),

@@ -6,6 +6,7 @@
 import { h } from '../core/dom.js';
 import { icon } from '../core/icons.js';
 import { socket } from '../core/socket.js';
+import { Cmd } from '../core/commands.js';
 
 export const VOLUME_MAX = 130;
 const SEND_EVERY = 100; // ms
@@ -35,7 +36,7 @@ export function volumeControl() {
     clearTimeout(pending);
     pending = null;
     lastSent = performance.now();
-    socket.send('volume', { value: Number(input.value) });
+    socket.send(Cmd.volume, { value: Number(input.value) });
   };
   input.addEventListener('input', () => {
     show(Number(input.value));
@@ -55,7 +56,7 @@ export function volumeControl() {
       event.stopPropagation();
     }
   });
-  mute.addEventListener('click', () => socket.send('mute', { on: !muted }));
+  mute.addEventListener('click', () => socket.send(Cmd.mute, { on: !muted }));
 
   /** Shows the server's volume and mute (not while the thumb is held). */
   const update = (state) => {

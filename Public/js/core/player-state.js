@@ -2,6 +2,8 @@
 // the last `state` snapshot with `time` updates folded in, and only interpolates the
 // position between updates so the display moves smoothly.
 
+import { Msg } from './commands.js';
+
 const MAX_EXTRAPOLATION = 2; // seconds of media past the last update we are willing to guess
 const TICK_MS = 250;
 
@@ -27,9 +29,9 @@ export const player = {
       if (message.seq <= lastSeq) return;
       lastSeq = message.seq;
     }
-    if (message.type === 'state') {
+    if (message.type === Msg.state) {
       current = message;
-    } else if (message.type === 'time') {
+    } else if (message.type === Msg.time) {
       if (!current) return;
       const { position, duration, rate, paused } = message;
       current = { ...current, position, duration, rate, paused };

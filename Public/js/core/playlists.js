@@ -4,6 +4,7 @@
 
 import { getJSON } from './api.js';
 import { socket } from './socket.js';
+import { Msg } from './commands.js';
 
 const listeners = new Set();
 let loading = null;
@@ -72,6 +73,6 @@ export function command(cmd, args = {}) {
 
 // Only once someone has looked at playlists: a page that never shows them never fetches them.
 const refetch = () => { if (playlists.loaded || listeners.size) playlists.load().catch(() => {}); };
-socket.on('playlists', refetch);
-socket.on('library', refetch);
+socket.on(Msg.playlists, refetch);
+socket.on(Msg.library, refetch);
 socket.on('status', (status) => { if (status === 'open') refetch(); }); // changes missed while away

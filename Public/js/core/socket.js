@@ -1,6 +1,8 @@
 // The one WebSocket to the server: reconnects by itself with exponential backoff,
 // keeps the connection alive, and numbers commands so replies can be matched.
 
+import { Cmd, Msg } from './commands.js';
+
 const MIN_DELAY = 500;
 const MAX_DELAY = 10_000;
 const KEEPALIVE_EVERY = 20_000; // ping when the line has been quiet this long
@@ -17,7 +19,7 @@ let lastHeard = 0;
 let pingSentAt = 0;
 let status = 'connecting'; // 'connecting' | 'open' | 'down'
 
-/** The socket: `on(type, fn)` for server messages (`state`, `time`, `library`, …),
+/** The socket: `on(type, fn)` for server messages (`Msg.state`, `Msg.time`, `Msg.library`, …),
  *  `status` changes ('open' | 'down' | 'connecting'), `commandError` ({message, cmd, id}) and
  *  `commandAck` ({cmd, id}). */
 export const socket = {
@@ -31,7 +33,8 @@ export const socket = {
 
   connect,
 
-  /** Sends `{"id", "cmd", ...args}`; returns the id, or null when not connected. */
+  /** Sends `{"id", "cmd", ...args}` (`cmd`: a `Cmd` value, or any wire name as a string);
+   *  returns the id, or null when not connected. */
   send(cmd, args = {}) {
     if (!ws || ws.readyState !== WebSocket.OPEN) {
       emit('commandError', { message: 'Not connected to Earshot — reconnecting…', cmd });
@@ -82,12 +85,12 @@ function lost(dead) {
 }
 
 function receive(message) {
-  if (message.type === 'ack' || message.type === 'error') {
+  if (message.type === Msg.ack || message.type === Msg.error) {
     const cmd = pending.get(message.id);
     pending.delete(message.id);
     // A ping's reply only proves the line is alive (servers without `ping` answer an error).
-    if (cmd === 'ping') return;
-    if (message.type === 'error') emit('commandError', { message: message.message || 'Command failed', cmd, id: message.id });
+    if (cmd === Cmd.ping) return;
+    if (message.type === Msg.error) emit('commandError', { message: message.message || 'Command failed', cmd, id: message.id });
     else emit('commandAck', { cmd, id: message.id });
     return;
   }
@@ -113,7 +116,7 @@ function startKeepAlive() {
       dead.close();
     } else if (!awaitingReply && now - lastHeard >= KEEPALIVE_EVERY) {
       pingSentAt = now;
-      socket.send('ping');
+      socket.send(Cmd.ping);
     }
   }, DEAD_AFTER / 2);
 }

@@ -6,6 +6,7 @@
 import { h } from '../core/dom.js';
 import { icon } from '../core/icons.js';
 import { socket } from '../core/socket.js';
+import { Cmd } from '../core/commands.js';
 import { library } from '../core/library.js';
 import { downloads, statusText } from '../core/downloads.js';
 import { dateText } from '../core/format.js';
@@ -18,14 +19,16 @@ const SECTIONS = [
   { key: 'failed', title: 'Failed', states: ['failed'] },
   { key: 'done', title: 'Downloaded', states: ['done'] },
 ];
-/** Each state's buttons: [command, label, icon]. */
+/** Each state's buttons: [command (a `Cmd` value, kept in data-downloads-cmd), class suffix
+ *  (`download-cancel`, …), label, icon]; every row also gets DELETE. */
 const ACTIONS = {
-  downloading: [['cancel', 'Stop', 'stop']],
-  queued: [['cancel', 'Stop', 'stop']],
-  paused: [['download', 'Resume', 'download']],
-  failed: [['retry', 'Retry', 'refresh']],
+  downloading: [[Cmd.downloadCancel, 'cancel', 'Stop', 'stop']],
+  queued: [[Cmd.downloadCancel, 'cancel', 'Stop', 'stop']],
+  paused: [[Cmd.download, 'download', 'Resume', 'download']],
+  failed: [[Cmd.downloadRetry, 'retry', 'Retry', 'refresh']],
   done: [],
 };
+const DELETE = [Cmd.downloadDelete, 'delete', 'Delete', 'trash'];
 const DAYS = [null, 1, 3, 7, 14, 30];
 const NEWEST = [null, 1, 2, 3, 5, 10];
 
@@ -95,27 +98,23 @@ export const downloadsView = {
   },
 };
 
+/** Sends a row button's command (`Cmd.download…`) for `episode`; a finished download is
+ *  deleted only once the listener confirms. */
 async function act(command, episode) {
   const item = downloads.get(episode);
-  if (command === 'delete') {
-    if (item?.state === 'done' && !(await confirmDialog({
-      title: 'Delete the download?',
-      text: `“${item.title || 'This episode'}” will play from the web again until you download it again.`,
-      confirm: 'Delete',
-    }))) return;
-    socket.send('download.delete', { episode });
-  } else if (command === 'download') {
-    socket.send('download', { episode });
-  } else {
-    socket.send(`download.${command}`, { episode });
-  }
+  if (command === Cmd.downloadDelete && item?.state === 'done' && !(await confirmDialog({
+    title: 'Delete the download?',
+    text: `“${item.title || 'This episode'}” will play from the web again until you download it again.`,
+    confirm: 'Delete',
+  }))) return;
+  socket.send(command, { episode });
 }
 
 function buildRow(item) {
-  const buttons = [...ACTIONS[item.state] ?? [], ['delete', 'Delete', 'trash']].map(([command, label, name]) =>
+  const buttons = [...ACTIONS[item.state] ?? [], DELETE].map(([command, kind, label, name]) =>
     h('button', {
       type: 'button',
-      class: `button button-small download-action download-${command}`,
+      class: `button button-small download-action download-${kind}`,
       dataset: { downloadsCmd: command },
       'aria-label': `${label}: ${item.title || 'episode'}`,
     }, name === 'stop' || name === 'trash' ? downloadGlyph(name) : icon(name), h('span', { class: 'button-label' }, label)));
@@ -156,8 +155,8 @@ function settingsSection() {
     DAYS.map((days) => h('option', { value: days === null ? '' : String(days) },
       days === null ? 'Never' : `${days} ${days === 1 ? 'day' : 'days'} after playing`)));
   const autoList = h('ul', { class: 'download-auto-list' });
-  concurrency.addEventListener('change', () => socket.send('download.settings', { concurrency: Number(concurrency.value) }));
-  cleanup.addEventListener('change', () => socket.send('download.settings', {
+  concurrency.addEventListener('change', () => socket.send(Cmd.downloadSettings, { concurrency: Number(concurrency.value) }));
+  cleanup.addEventListener('change', () => socket.send(Cmd.downloadSettings, {
     deletePlayedAfterDays: cleanup.value === '' ? null : Number(cleanup.value),
   }));
   const el = h('section', { class: 'section downloads-settings', 'aria-labelledby': 'downloads-settings-title' },
@@ -192,7 +191,7 @@ function autoRow(podcast) {
   const id = `download-auto-${podcast.id}`;
   const select = h('select', { id, class: 'download-setting', dataset: { podcastId: podcast.id } },
     NEWEST.map((n) => h('option', { value: n === null ? '' : String(n) }, n === null ? 'Off' : `Newest ${n}`)));
-  select.addEventListener('change', () => socket.send('download.auto', {
+  select.addEventListener('change', () => socket.send(Cmd.downloadAuto, {
     podcast: podcast.id, newest: select.value === '' ? null : Number(select.value),
   }));
   return h('li', { class: 'download-setting-row' }, h('label', { for: id }, podcast.title || 'Untitled podcast'), select);

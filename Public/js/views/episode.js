@@ -13,6 +13,7 @@ import { chapterList } from '../components/chapter-list.js';
 import { queueItems, markItem } from '../components/row-menu.js';
 import { playlistItem } from '../components/playlist-picker.js';
 import { socket } from '../core/socket.js';
+import { Msg } from '../core/commands.js';
 import { factList, people, transcriptLinks, fundingLinks } from '../components/facts.js';
 import { problem } from './problem.js';
 
@@ -30,7 +31,7 @@ export const episodeView = {
     root.replaceChildren(page(episode, chapters?.el ?? null));
     markNowPlaying(root);
     // Marked played or unplayed elsewhere (another tab, the row menu): follow the server.
-    const stopLibrary = socket.on('library', () => {
+    const stopLibrary = socket.on(Msg.library, () => {
       getJSON(`/api/episodes/${episode.id}`)
         .then(({ episode: now }) => { if (isCurrent()) showPlayed(now.id, Boolean(now.played)); })
         .catch(() => {});

@@ -8,6 +8,7 @@ import { icon } from '../core/icons.js';
 import { player } from '../core/player-state.js';
 import { router } from '../core/router.js';
 import { socket } from '../core/socket.js';
+import { Cmd } from '../core/commands.js';
 import { scrubber } from '../components/scrubber.js';
 import { playerChapters } from '../components/chapter-list.js';
 import { speedMenu } from '../components/speed-menu.js';
@@ -23,7 +24,7 @@ export const playerView = {
   mount(root) {
     const seek = scrubber();
     const chapters = playerChapters();
-    const speed = speedMenu((value) => socket.send('rate', { value }), { steppers: true });
+    const speed = speedMenu((value) => socket.send(Cmd.rate, { value }), { steppers: true });
     const volume = volumeControl();
     const sleep = sleepButton();
     const output = outputButton();

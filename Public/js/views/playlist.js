@@ -10,6 +10,7 @@ import { dateText, dateISO, durationText } from '../core/format.js';
 import { player } from '../core/player-state.js';
 import { router } from '../core/router.js';
 import { socket } from '../core/socket.js';
+import { Cmd, Msg } from '../core/commands.js';
 import { command } from '../core/playlists.js';
 import { equalizer, progressBar } from '../components/episode-row.js';
 import { markNowPlaying } from '../components/now-playing.js';
@@ -113,14 +114,14 @@ export const playlistView = {
       const playlist = data.playlist.id;
       switch (button.dataset.item) {
         case 'play':
-          if (player.episode?.id === episode) socket.send(player.paused ? 'resume' : 'pause');
-          else command('playlist.play', { playlist, episode }).catch(() => {});
+          if (player.episode?.id === episode) socket.send(player.paused ? Cmd.resume : Cmd.pause);
+          else command(Cmd.playlistPlay, { playlist, episode }).catch(() => {});
           break;
         case 'up':
         case 'down': {
           const to = button.dataset.item === 'up' ? index - 1 : index + 1;
           focusAfter = { id: episode, action: button.dataset.item };
-          command('playlist.move', { playlist, from: index, to })
+          command(Cmd.playlistMove, { playlist, from: index, to })
             .then(() => { status.textContent = `Moved ${name} to position ${to + 1}`; })
             .catch(() => { focusAfter = null; });
           break;
@@ -128,7 +129,7 @@ export const playlistView = {
         case 'remove': {
           const neighbour = row.nextElementSibling ?? row.previousElementSibling;
           focusAfter = neighbour ? { id: Number(neighbour.dataset.episodeId), action: 'remove' } : null;
-          command('playlist.remove', { playlist, episode })
+          command(Cmd.playlistRemove, { playlist, episode })
             .then(() => { status.textContent = `Removed ${name}`; })
             .catch(() => { focusAfter = null; });
           break;
@@ -138,8 +139,8 @@ export const playlistView = {
     });
 
     const stops = [
-      socket.on('playlists', refetch),
-      socket.on('library', refetch),
+      socket.on(Msg.playlists, refetch),
+      socket.on(Msg.library, refetch),
       socket.on('status', (state) => { if (state === 'open') refetch(); }),
       player.subscribe((state, kind) => { if (kind !== 'tick') showPlaying(); }),
     ];

@@ -10,6 +10,7 @@ import { playlists, command } from '../core/playlists.js';
 import { confirmDialog } from '../components/confirm.js';
 import { nameDialog } from '../components/name-dialog.js';
 import { playlistIcon } from '../components/playlist-icons.js';
+import { Cmd } from '../core/commands.js';
 
 export const playlistsView = {
   mount(root) {
@@ -31,7 +32,7 @@ export const playlistsView = {
       nameDialog({
         title: 'New playlist',
         confirm: 'Create',
-        submit: (name) => command('playlist.create', { name }),
+        submit: (name) => command(Cmd.playlistCreate, { name }),
       }).then((name) => { if (name) toast(`Made “${name}”`); });
     });
 
@@ -52,13 +53,13 @@ export const playlistsView = {
 /** Play, rename or delete `playlist` (shared with the single playlist's view). */
 export async function act(action, playlist, { afterDelete } = {}) {
   if (action === 'play') {
-    await command('playlist.play', { playlist: playlist.id }).catch(() => {}); // errors toast by themselves
+    await command(Cmd.playlistPlay, { playlist: playlist.id }).catch(() => {}); // errors toast by themselves
   } else if (action === 'rename') {
     await nameDialog({
       title: 'Rename playlist',
       value: playlist.name,
       confirm: 'Rename',
-      submit: (name) => command('playlist.rename', { playlist: playlist.id, name }),
+      submit: (name) => command(Cmd.playlistRename, { playlist: playlist.id, name }),
     });
   } else if (action === 'delete') {
     const sure = await confirmDialog({
@@ -68,7 +69,7 @@ export async function act(action, playlist, { afterDelete } = {}) {
     });
     if (!sure) return;
     try {
-      await command('playlist.delete', { playlist: playlist.id });
+      await command(Cmd.playlistDelete, { playlist: playlist.id });
       toast(`Deleted “${playlist.name}”`);
       afterDelete?.();
     } catch { /* the error toasts by itself */ }

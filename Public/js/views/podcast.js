@@ -18,6 +18,7 @@ import { podcastFacts } from '../components/facts.js';
 import { speedMenu } from '../components/speed-menu.js';
 import { player } from '../core/player-state.js';
 import { socket } from '../core/socket.js';
+import { Cmd } from '../core/commands.js';
 import { problem } from './problem.js';
 
 const TICK_MS = 30_000; // "Refreshed 2 min ago" stays true
@@ -116,7 +117,7 @@ export const podcastView = {
     });
 
     // The speed this podcast's episodes start at: a server setting, so every client shows it.
-    const speed = speedMenu((rate) => socket.send('podcast.speed', { podcast: podcast.id, rate }), {
+    const speed = speedMenu((rate) => socket.send(Cmd.podcastSpeed, { podcast: podcast.id, rate }), {
       label: 'Episodes play at', ariaLabel: 'Speed this podcast\u2019s episodes start at', none: 'Usual speed',
     });
     speed.el.classList.add('podcast-speed');

@@ -9,6 +9,7 @@ import { getJSON } from '../core/api.js';
 import { library } from '../core/library.js';
 import { player } from '../core/player-state.js';
 import { socket } from '../core/socket.js';
+import { Cmd } from '../core/commands.js';
 import { equalizer } from '../components/episode-row.js';
 import { markNowPlaying } from '../components/now-playing.js';
 import { dragReorder } from '../components/drag-reorder.js';
@@ -20,7 +21,7 @@ export const queueView = {
   mount(root) {
     const list = h('ol', { class: 'queue-list', 'aria-label': 'Up Next' });
     const empty = h('p', { class: 'empty' }, 'The queue is empty. Use “Play next” or “Add to queue” on any episode.');
-    const clear = h('button', { type: 'button', class: 'button button-small queue-clear', on: { click: () => socket.send('queue.clear') } },
+    const clear = h('button', { type: 'button', class: 'button button-small queue-clear', on: { click: () => socket.send(Cmd.queueClear) } },
       icon('close'), h('span', { class: 'button-label' }, 'Clear'));
     const status = h('p', { class: 'visually-hidden', role: 'status' });
     root.replaceChildren(
@@ -67,7 +68,7 @@ export const queueView = {
       onDrop(from, to) {
         if (JSON.stringify(player.state?.queue ?? []) !== dragFrom) return;
         // The rows already show the new order; the server's `state` confirms it (and redraws).
-        moveId = socket.send('queue.move', { from, to });
+        moveId = socket.send(Cmd.queueMove, { from, to });
         announce(Number(list.children[to]?.dataset.episodeId), to);
       },
     });
@@ -84,11 +85,11 @@ export const queueView = {
       const title = known.get(id)?.title ?? 'episode';
       if (button.dataset.queue === 'up' || button.dataset.queue === 'down') {
         const to = button.dataset.queue === 'up' ? index - 1 : index + 1;
-        socket.send('queue.move', { from: index, to });
+        socket.send(Cmd.queueMove, { from: index, to });
         focusAfter = { id, action: button.dataset.queue };
         announce(id, to);
       } else if (button.dataset.queue === 'remove') {
-        socket.send('queue.remove', { episode: id });
+        socket.send(Cmd.queueRemove, { episode: id });
         status.textContent = `Removed ${title}`;
         // Keep focus in the list: on the next row's remove button, else the previous one's.
         const neighbour = row.nextElementSibling ?? row.previousElementSibling;

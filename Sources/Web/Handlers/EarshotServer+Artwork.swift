@@ -13,24 +13,32 @@ extension EarshotServer {
     /// `GET /artwork/{key}/{size}.jpg`: the kept JPEG, cached by browsers for a year (the address
     /// names one picture for good: new artwork has a new address, hence a new key). When the
     /// artwork cannot be fetched or read, a redirect to the feed's own address (not cached); a
-    /// key the library does not know is 404. Nil for any other path.
-    func artworkResponse(_ request: HTTPRequest) async -> HTTPResponse? {
-        let parts = request.path.split(separator: "/", omittingEmptySubsequences: false)
-        guard parts.count == 4, parts[0].isEmpty, parts[1] == "artwork" else { return nil }
-        guard ArtworkAddress.isKey(parts[2]), parts[3].hasSuffix(".jpg"),
-              let size = Int(parts[3].dropLast(4)), ArtworkAddress.sizes.contains(size) else {
-            return .error(404, "no such artwork: \(request.path)")
-        }
-        switch await artwork.image(key: String(parts[2]), size: size) {
+    /// key the library does not know is 404.
+    func artworkImage(_ request: HTTPRequest) async throws -> HTTPResponse {
+        let missing = HTTPError.notFound("no such artwork: \(request.path)")
+        guard let key = request.parameters["key"], let file = request.parameters["file"],
+              ArtworkAddress.isKey(Substring(key)), file.hasSuffix(".jpg"),
+              let size = Int(file.dropLast(4)), ArtworkAddress.sizes.contains(size) else { throw missing }
+        switch await artwork.image(key: key, size: size) {
         case .image(let file):
-            guard let data = try? Data(contentsOf: file) else { return .error(404, "no such artwork: \(request.path)") }
+            let data: Data
+            do { data = try Data(contentsOf: file) } catch {
+                Log.warning("artwork", "could not read \(file.path): \(error)")
+                throw missing
+            }
             return HTTPResponse(status: 200, contentType: "image/jpeg",
                                 headers: [("cache-control", "public, max-age=31536000, immutable")], body: data)
         case .original(let url):
             return HTTPResponse(status: 302, headers: [("location", url), ("cache-control", "no-store")])
         case .unknown:
-            return .error(404, "no such artwork: \(request.path)")
+            throw missing
         }
+    }
+
+    /// A file under `Public/` (the rows of the table say which folders), 304 when the client's copy is current.
+    func staticFile(_ request: HTTPRequest) throws -> HTTPResponse {
+        guard let response = files.respond(to: request) else { throw HTTPError.notFound("no such file: \(request.path)") }
+        return response
     }
 }
 

@@ -1,0 +1,127 @@
+import EarshotCore
+import Foundation
+
+/// One HTTP route: the methods it answers, its path pattern, who may call it, what body it takes,
+/// and its handler. Every route of the server is a row of `EarshotServer.routes` (RouteTable.swift).
+struct Route: Sendable {
+    /// What a request's body must be.
+    enum Body: Sendable, Equatable {
+        /// No body is read (one sent anyway must still be JSON: a page elsewhere cannot post it).
+        case none
+        /// `application/json`, or 415.
+        case json
+        /// A file as it is (OPML import): any content type.
+        case file
+    }
+
+    typealias Handler = @Sendable (EarshotServer, HTTPRequest) async throws -> HTTPResponse
+
+    /// "GET", "POST", "DELETE", … (HEAD is never listed: it is derived from GET).
+    let methods: [String]
+    let pattern: RoutePattern
+    let access: RouteAccess
+    let body: Body
+    let handler: Handler
+
+    init(_ methods: [String], _ pattern: String, _ access: RouteAccess, body: Body = .none, _ handler: @escaping Handler) {
+        self.methods = methods
+        self.pattern = RoutePattern(pattern)
+        self.access = access
+        self.body = body
+        self.handler = handler
+    }
+
+    /// Whether this row answers `method`: HEAD is answered wherever GET is.
+    func answers(_ method: String) -> Bool {
+        methods.contains(method) || (method == "HEAD" && methods.contains("GET"))
+    }
+}
+
+/// A path pattern: literal segments, `{name}` for one segment (`{id}` must be a positive whole
+/// number), and a final `{name...}` for the rest of the path (one segment or more).
+struct RoutePattern: Sendable, Equatable, CustomStringConvertible {
+    enum Segment: Sendable, Equatable {
+        case literal(String)
+        case parameter(String)
+        case id(String)
+        case rest(String)
+    }
+
+    let segments: [Segment]
+    let description: String
+
+    init(_ text: String) {
+        description = text
+        segments = text.split(separator: "/").map { part in
+            guard part.hasPrefix("{"), part.hasSuffix("}") else { return .literal(String(part)) }
+            let name = String(part.dropFirst().dropLast())
+            if name.hasSuffix("...") { return .rest(String(name.dropLast(3))) }
+            return name == "id" ? .id(name) : .parameter(name)
+        }
+    }
+
+    /// The parameters when `path` matches, nil when it does not.
+    func match(_ path: String) -> [String: String]? {
+        let parts = path.split(separator: "/", omittingEmptySubsequences: false).dropFirst()
+        // "/" is one empty part; "/a/" has a trailing empty part that no pattern matches.
+        let given = parts.count == 1 && parts.first == "" ? [] : Array(parts)
+        var parameters: [String: String] = [:]
+        for (index, segment) in segments.enumerated() {
+            switch segment {
+            case .rest(let name):
+                let rest = given.dropFirst(index)
+                guard !rest.isEmpty, !rest.contains(where: \.isEmpty) else { return nil }
+                parameters[name] = rest.joined(separator: "/")
+                return parameters
+            case .literal(let text):
+                guard index < given.count, given[index] == text else { return nil }
+            case .parameter(let name):
+                guard index < given.count, !given[index].isEmpty else { return nil }
+                parameters[name] = String(given[index])
+            case .id(let name):
+                guard index < given.count, let id = Int64(given[index]), id > 0 else { return nil }
+                parameters[name] = String(id)
+            }
+        }
+        return given.count == segments.count ? parameters : nil
+    }
+}
+
+/// What the table says of a method and a path.
+enum RouteLookup: Sendable {
+    /// The row that answers, with the path's parameters.
+    case found(Route, [String: String])
+    /// The path is known, the method is not: 405 with `Allow`. `access` is the most open of the
+    /// path's rows (a stranger learns the methods only of what a stranger may call).
+    case wrongMethod(allowed: [String], access: RouteAccess)
+    case notFound
+
+    /// Who may be told what this lookup answers (nil: nobody has a row here).
+    var access: RouteAccess? {
+        switch self {
+        case .found(let route, _): return route.access
+        // A page's path with another method is nothing a stranger may be shown the pairing page for.
+        case .wrongMethod(_, let access): return access == .pairedPage ? .paired : access
+        case .notFound: return nil
+        }
+    }
+}
+
+extension Array where Element == Route {
+    /// The first row whose pattern matches and that answers the method; else the methods the
+    /// matching rows answer.
+    func lookup(method: String, path: String) -> RouteLookup {
+        var allowed: [String] = []
+        var access: RouteAccess?
+        for route in self {
+            guard let parameters = route.pattern.match(path) else { continue }
+            if route.answers(method) { return .found(route, parameters) }
+            for method in route.methods + (route.methods.contains("GET") ? ["HEAD"] : []) where !allowed.contains(method) {
+                allowed.append(method)
+            }
+            access = access.map { $0.opener(route.access) } ?? route.access
+        }
+        guard let access else { return .notFound }
+        return .wrongMethod(allowed: allowed, access: access)
+    }
+}

@@ -1,0 +1,67 @@
+import EarshotCore
+import Foundation
+
+extension EarshotServer {
+    /// Every HTTP route of the server, one row each (docs/protocol.md "HTTP" lists the same; a test
+    /// holds the two together). The first row whose pattern and method match answers; HEAD is
+    /// answered by the GET row (same status and headers, no body); a path some row matches with
+    /// another method is `405` with `Allow`; any other path `404`. Who may call a row is its
+    /// `RouteAccess`, judged by the transport before the body is read and again by `dispatch`;
+    /// Host and Origin are checked for every row by the transport (`AccessPolicy`).
+    static let routes: [Route] = [
+        // Pages: the app renders the same page for each; a stranger gets the pairing page.
+        Route(["GET"], "/", .pairedPage) { s, r in try await s.appPage(r) },
+        Route(["GET"], "/player", .pairedPage) { s, r in try await s.appPage(r) },
+        Route(["GET"], "/queue", .pairedPage) { s, r in try await s.appPage(r) },
+        Route(["GET"], "/playlists", .pairedPage) { s, r in try await s.appPage(r) },
+        Route(["GET"], "/downloads", .pairedPage) { s, r in try await s.appPage(r) },
+        Route(["GET"], "/devices", .pairedPage) { s, r in try await s.appPage(r) },
+        Route(["GET"], "/podcast/{id}", .pairedPage) { s, r in try await s.appPage(r) },
+        Route(["GET"], "/episode/{id}", .pairedPage) { s, r in try await s.appPage(r) },
+        Route(["GET"], "/playlist/{id}", .pairedPage) { s, r in try await s.appPage(r) },
+
+        // Pairing (EarshotServer+Pairing.swift).
+        Route(["GET"], PairingAccess.pairingPath, .anyone) { s, r in try await s.pairingPage(r) },
+        Route(["POST"], PairingAccess.pairAPIPath, .anyone, body: .json) { s, r in try await s.pair(r) },
+        Route(["GET", "DELETE"], "/api/device", .paired) { s, r in try await s.thisDevice(r) },
+        Route(["GET", "POST", "DELETE"], "/api/pairing", .host) { s, r in try await s.pairingCode(r) },
+        Route(["GET"], "/api/pairing/qr.svg", .host) { s, r in try await s.pairingQRCode(r) },
+        Route(["GET"], "/api/devices", .host) { s, r in try await s.listDevices(r) },
+        Route(["DELETE"], "/api/devices/{id}", .host) { s, r in try await s.removeDevice(r) },
+
+        // The library (EarshotServer+API.swift, +Subscriptions, +Refresh, +OPML).
+        Route(["GET"], "/api/podcasts", .paired) { s, r in try await s.listPodcasts(r) },
+        Route(["GET", "DELETE"], "/api/podcasts/{id}", .paired) { s, r in
+            r.method == "DELETE" ? try await s.unsubscribe(r) : try await s.onePodcast(r)
+        },
+        Route(["GET"], "/api/podcasts/{id}/episodes", .paired) { s, r in try await s.podcastEpisodes(r) },
+        Route(["POST"], "/api/podcasts/{id}/refresh", .paired, body: .json) { s, r in try await s.refreshPodcast(r) },
+        Route(["GET"], "/api/episodes", .paired) { s, r in try await s.recentEpisodes(r) },
+        Route(["GET"], "/api/episodes/{id}", .paired) { s, r in try await s.oneEpisode(r) },
+        Route(["GET"], "/api/state", .paired) { s, r in try await s.playbackState(r) },
+        Route(["POST"], "/api/subscriptions", .paired, body: .json) { s, r in try await s.subscribe(r) },
+        Route(["GET"], "/api/refresh", .paired) { s, r in try await s.refreshStatus(r) },
+        Route(["POST"], "/api/refresh", .paired, body: .json) { s, r in try await s.refreshAll(r) },
+        Route(["GET"], "/api/opml", .paired) { s, r in try await s.exportOPML(r) },
+        Route(["POST"], "/api/opml", .paired, body: .file) { s, r in try await s.importOPML(r) },
+        Route(["GET"], "/api/playlists", .paired) { s, r in try await s.listPlaylists(r) },
+        Route(["GET"], "/api/playlists/{id}", .paired) { s, r in try await s.onePlaylist(r) },
+        Route(["GET"], "/api/downloads", .paired) { s, r in try await s.downloadsSnapshot(r) },
+
+        // The live socket: the transport upgrades GET /ws; a plain GET is told to upgrade.
+        Route(["GET"], "/ws", .paired) { _, _ in throw HTTPError(426, "/ws is a WebSocket: connect with Upgrade: websocket") },
+
+        // Artwork and files under Public/ (the pairing page's own files first: strangers get those).
+        Route(["GET"], "/artwork/{key}/{file}", .paired) { s, r in try await s.artworkImage(r) },
+        Route(["GET"], "/js/pair.js", .anyone) { s, r in try s.staticFile(r) },
+        Route(["GET"], "/js/views/pairing.js", .anyone) { s, r in try s.staticFile(r) },
+        Route(["GET"], "/css/base.css", .anyone) { s, r in try s.staticFile(r) },
+        Route(["GET"], "/css/pairing.css", .anyone) { s, r in try s.staticFile(r) },
+        Route(["GET"], "/icons/earshot.svg", .anyone) { s, r in try s.staticFile(r) },
+        Route(["GET"], "/js/{file...}", .paired) { s, r in try s.staticFile(r) },
+        Route(["GET"], "/css/{file...}", .paired) { s, r in try s.staticFile(r) },
+        Route(["GET"], "/icons/{file...}", .paired) { s, r in try s.staticFile(r) },
+        Route(["GET"], "/media/{file...}", .paired) { s, r in try s.staticFile(r) },
+        Route(["GET"], "/demo/{file...}", .paired) { s, r in try s.staticFile(r) },
+    ]
+}

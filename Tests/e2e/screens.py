@@ -1,0 +1,190 @@
+"""Screenshots compared with committed baselines (`Tests/e2e/baselines/<name>.png`).
+
+`match_baseline(driver, name)` makes the page still (no animations, transitions or caret; fonts
+and images loaded; two frames painted), takes the screenshot, paints the masked regions (MASKS)
+a flat colour, saves it as TEST_OUTPUT/screenshots/<name>.png and compares it with the baseline
+pixel by pixel. On a mismatch it writes <name>.diff.png beside it (differing pixels red on a
+faded copy of the screenshot, masks blue) and fails naming both files and the share that differs.
+
+Updating the baselines (after a deliberate visual change; review the new images before committing):
+
+    make baselines                       # every browser test, EARSHOT_UPDATE_BASELINES=1
+    EARSHOT_UPDATE_BASELINES=1 .venv/bin/python -m pytest Tests/e2e/test_layout.py   # one file
+
+With EARSHOT_UPDATE_BASELINES=1 a baseline is written when it is missing or no longer matches
+(one that still matches is left alone, so an update touches only what changed). Without it a
+missing baseline fails the test and says how to make one.
+"""
+
+import io
+import os
+from pathlib import Path
+
+from PIL import Image, ImageChops, ImageDraw
+
+from conftest import REPO, SCREENSHOTS
+
+BASELINES = REPO / "Tests" / "e2e" / "baselines"
+UPDATE = os.environ.get("EARSHOT_UPDATE_BASELINES", "") not in ("", "0")
+
+# Tolerances. Headless Chromium on one machine renders the same page identically run after run
+# (measured: masked screenshots of these tests differ by 0 pixels over repeated runs), so the
+# numbers only have to absorb what a different Chromium build, font hinting or CPU rasteriser
+# does to edges, while still catching a changed colour, a missing icon or a shifted box:
+# - CHANNEL_TOLERANCE: a pixel differs when a channel (R, G, B) differs by more than 24 of 255
+#   (about 10 %): anti-aliased text and icon edges move by a few levels, a real colour change
+#   (the accent, a background, a border) by far more.
+# - MAX_DIFF_RATIO: the screenshot fails when more than 0.2 % of its pixels differ — about 2000
+#   pixels of a 1280×800 screenshot, 650 of a 390×844 one: a word or two of anti-aliasing noise
+#   passes; a new or moved line of text, a button of another colour, a box a few pixels off does not.
+# - A different size (the viewport, a page that scrolls where it did not) always fails.
+CHANNEL_TOLERANCE = 24
+MAX_DIFF_RATIO = 0.002
+
+# Regions that change from run to run by nature, painted MASK_COLOUR in the screenshot and the
+# baseline alike (each a CSS selector; every visible match is masked).
+MASKS = {
+    # The playing position: the mini-player's "0:04 / 1:06", its progress line, the full player's
+    # scrubber (elapsed, remaining, the bar's fill) — they move every half second while playing.
+    "playback-clock": ".mini-time, .mini-progress, .scrubber",
+    # The sleep timer's countdown (mini-player, the player's button): counts down while playing.
+    "sleep-countdown": ".mini-sleep-time, .sleep-button.is-set .sleep-button-label",
+}
+MASK_COLOUR = (255, 0, 255)
+
+# Still: no animation (spinners, the equalizer, toasts sliding in), no transition (a ring or a
+# bar easing to its value), no blinking caret. A constructed stylesheet: the page's CSP
+# (style-src 'self') refuses a <style> element, not this.
+_STILL = """
+    const done = arguments[arguments.length - 1];
+    if (!document.__earshotStill) {
+      const sheet = new CSSStyleSheet();
+      sheet.replaceSync('*, *::before, *::after { animation: none !important; transition: none !important;'
+        + ' caret-color: transparent !important; }');
+      document.adoptedStyleSheets = [...document.adoptedStyleSheets, sheet];
+      document.__earshotStill = true;
+    }
+    const images = [...document.images].filter((img) => !img.complete && img.getClientRects().length);
+    Promise.race([
+      Promise.all([document.fonts.ready,
+                   ...images.map((img) => new Promise((resolve) => {
+                     img.addEventListener('load', resolve, {once: true});
+                     img.addEventListener('error', resolve, {once: true});
+                   }))]),
+      new Promise((resolve) => setTimeout(resolve, 5000)),
+    ]).then(() => requestAnimationFrame(() => requestAnimationFrame(() => done(true))));
+"""
+
+_MASK_RECTS = """
+    const rects = [];
+    for (const [name, selector] of Object.entries(arguments[0])) {
+      for (const el of document.querySelectorAll(selector)) {
+        for (const r of el.getClientRects()) {
+          if (r.width > 0 && r.height > 0) rects.push([name, r.left, r.top, r.right, r.bottom]);
+        }
+      }
+    }
+    return [rects, window.devicePixelRatio || 1];
+"""
+
+
+def stabilize(driver):
+    """Makes the page still (see _STILL); returns when fonts and images are in and painted."""
+    driver.execute_async_script(_STILL)
+
+
+def mask_rects(driver):
+    """[(mask name, (left, top, right, bottom) in screenshot pixels)] of every visible masked element."""
+    rects, scale = driver.execute_script(_MASK_RECTS, MASKS)
+    return [(name, tuple(round(v * scale) for v in box)) for name, *box in rects]
+
+
+def paint_masks(image, rects):
+    draw = ImageDraw.Draw(image)
+    for _, (left, top, right, bottom) in rects:
+        draw.rectangle((left, top, right - 1, bottom - 1), fill=MASK_COLOUR)
+    return image
+
+
+def difference(actual, expected):
+    """(pixels that differ, their share, a mask image of them) for two RGB images of one size."""
+    delta = ImageChops.difference(actual, expected)
+    # A pixel differs when its largest channel difference is over the tolerance.
+    channels = delta.split()
+    largest = channels[0]
+    for channel in channels[1:]:
+        largest = ImageChops.lighter(largest, channel)
+    differing = largest.point(lambda v: 255 if v > CHANNEL_TOLERANCE else 0)
+    count = differing.histogram()[255]
+    return count, count / (actual.width * actual.height), differing
+
+
+def diff_image(actual, differing, rects):
+    """The screenshot faded to grey, differing pixels red, masked regions blue."""
+    faded = Image.blend(actual.convert("L").convert("RGB"), Image.new("RGB", actual.size, (255, 255, 255)), 0.6)
+    faded.paste((0, 90, 255), mask=_mask_layer(actual.size, rects))
+    faded.paste((255, 0, 0), mask=differing)
+    return faded
+
+
+def _mask_layer(size, rects):
+    layer = Image.new("L", size, 0)
+    draw = ImageDraw.Draw(layer)
+    for _, (left, top, right, bottom) in rects:
+        draw.rectangle((left, top, right - 1, bottom - 1), fill=255)
+    return layer
+
+
+def match_baseline(driver, name):
+    """Screenshot of `driver`'s viewport as `name` (".png" optional), compared with its baseline."""
+    name = name[:-4] if name.endswith(".png") else name
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+    shot_path, diff_path = SCREENSHOTS / f"{name}.png", SCREENSHOTS / f"{name}.diff.png"
+    baseline_path = BASELINES / f"{name}.png"
+    diff_path.unlink(missing_ok=True)
+
+    stabilize(driver)
+    rects = mask_rects(driver)
+    actual = paint_masks(Image.open(io.BytesIO(driver.get_screenshot_as_png())).convert("RGB"), rects)
+    actual.save(shot_path)
+
+    if not baseline_path.exists():
+        if UPDATE:
+            return _write_baseline(actual, baseline_path, "new")
+        raise AssertionError(
+            f"no baseline for screenshot {name!r}: {_show(baseline_path)} is missing (this run's screenshot: "
+            f"{shot_path}). Look at the screenshot, then create the baseline with `make baselines` or "
+            f"EARSHOT_UPDATE_BASELINES=1 .venv/bin/python -m pytest <this test file>, and commit it.")
+    with Image.open(baseline_path) as stored:
+        expected = stored.convert("RGB")
+    if expected.size != actual.size:
+        if UPDATE:
+            return _write_baseline(actual, baseline_path, f"size {expected.size} → {actual.size}")
+        raise AssertionError(
+            f"screenshot {name!r} is {actual.size[0]}×{actual.size[1]} px, its baseline "
+            f"{expected.size[0]}×{expected.size[1]}: {shot_path} vs {_show(baseline_path)}")
+    count, ratio, differing = difference(actual, expected)
+    if ratio <= MAX_DIFF_RATIO:
+        return ratio
+    if UPDATE:
+        return _write_baseline(actual, baseline_path, f"{ratio:.3%} differed")
+    diff_image(actual, differing, rects).save(diff_path)
+    raise AssertionError(
+        f"screenshot {name!r} differs from its baseline in {count} of {actual.width * actual.height} pixels "
+        f"({ratio:.3%}; at most {MAX_DIFF_RATIO:.1%} may differ by more than {CHANNEL_TOLERANCE}/255): "
+        f"this run {shot_path}, baseline {_show(baseline_path)}, differences in red: {diff_path}. "
+        f"If the change is intended, update the baselines (EARSHOT_UPDATE_BASELINES=1 or `make baselines`).")
+
+
+def _write_baseline(image, path, why):
+    path.parent.mkdir(parents=True, exist_ok=True)
+    image.save(path, optimize=True)
+    print(f"baseline written: {_show(path)} ({why})")
+    return 0.0
+
+
+def _show(path):
+    try:
+        return str(Path(path).relative_to(REPO))
+    except ValueError:
+        return str(path)
