@@ -1,5 +1,18 @@
 import Foundation
 
+/// A library some newer build migrated: it records a migration this build does not know, so
+/// this build cannot tell what its tables mean and must not write to it.
+public struct FutureMigrationError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// The file.
+    public var path: String
+    /// The first recorded migration this build does not know.
+    public var migration: String
+
+    public var description: String {
+        "\(URL(fileURLWithPath: path).lastPathComponent) was written by a newer Earshot (migration \"\(migration)\"); not touching it"
+    }
+}
+
 /// Ordered, named schema migrations, each applied at most once per database file.
 ///
 /// Applied names are recorded in a `migrations(name, applied_at)` table. `migrate` runs every
@@ -25,8 +38,14 @@ public struct Migrator: Sendable {
     }
 
     /// Applies the migrations `database` has not seen yet, returning their names in the order they ran.
+    /// A database that records a migration this build does not know throws `FutureMigrationError`
+    /// before anything is written.
     @discardableResult
     public func migrate(_ database: Database) throws -> [String] {
+        let known = Set(migrations.map(\.name))
+        if let unknown = try appliedMigrations(in: database).first(where: { !known.contains($0) }) {
+            throw FutureMigrationError(path: database.path, migration: unknown)
+        }
         try database.execute("""
             CREATE TABLE IF NOT EXISTS migrations(name TEXT PRIMARY KEY NOT NULL, applied_at REAL NOT NULL)
             """)

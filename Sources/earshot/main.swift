@@ -35,7 +35,9 @@ default:
 
 let libraryPath = options.dataDirectory.appendingPathComponent("library.sqlite").path
 let store: LibraryStore
-do { store = try LibraryStore(path: libraryPath) } catch {
+do { store = try LibraryStore(path: libraryPath) } catch let error as FutureMigrationError {
+    fail(error.description)
+} catch {
     fail("cannot open the library at \(libraryPath): \(error)\n(the file was left as it is)")
 }
 

@@ -110,4 +110,24 @@ struct MigratorTests {
             #expect(try db.fetchOne("SELECT count(*) FROM episodes WHERE bookmarked = 0") { $0.int64(at: 0) } == 3)
         }
     }
+
+    @Test("a database that records a migration this build does not know is refused before anything is written")
+    func refusesTheFuture() async throws {
+        try await withDirectory { dir in
+            let path = dir.file("library.sqlite").path
+            do {
+                let db = try Database(path: path)
+                var newer = LibrarySchema.migrator
+                newer.register("v99-from-a-newer-earshot") { db in try db.execute("CREATE TABLE future(x)") }
+                try newer.migrate(db)
+            }
+            let before = try Data(contentsOf: URL(fileURLWithPath: path))
+            #expect(throws: FutureMigrationError(path: path, migration: "v99-from-a-newer-earshot")) {
+                _ = try LibraryStore(path: path)
+            }
+            let error = FutureMigrationError(path: path, migration: "v99-from-a-newer-earshot")
+            #expect(error.description == #"library.sqlite was written by a newer Earshot (migration "v99-from-a-newer-earshot"); not touching it"#)
+            #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == before, "the file is byte for byte as it was")
+        }
+    }
 }

@@ -1,4 +1,5 @@
 import Foundation
+@testable import Library
 import TestSupport
 import Testing
 
@@ -59,8 +60,27 @@ struct CommandLineTests {
         #expect(try Data(contentsOf: dir.file("library.sqlite")) == junk)
     }
 
-    /// Starts `earshot serve`, waits for its "serving on" line, runs `body` with the URL, then
-    /// sends SIGTERM and returns the exit status.
+    @Test("a library a newer Earshot wrote is not opened: a clear message, a non-zero exit, the file unchanged")
+    func futureLibrary() async throws {
+        let dir = TemporaryDirectory()
+        defer { dir.remove() }
+        let path = dir.file("library.sqlite").path
+        do {
+            let db = try Database(path: path)
+            var newer = LibrarySchema.migrator
+            newer.register("v42-something-new") { db in try db.execute("CREATE TABLE something_new(x)") }
+            try newer.migrate(db)
+        }
+        let before = try Data(contentsOf: URL(fileURLWithPath: path))
+        for arguments in [["serve", "--port", "0", "--audio-output", "null"], ["refresh"], ["export"]] {
+            let run = try await Self.run(arguments + ["--data", dir.path])
+            #expect(run.status != 0, "\(arguments): exit \(run.status)")
+            #expect(run.err.contains(#"earshot: library.sqlite was written by a newer Earshot (migration "v42-something-new"); not touching it"#),
+                    "\(arguments): \(run.err)")
+            #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == before, "\(arguments): the file changed")
+        }
+    }
+
     /// Starts the real binary with `arguments` and returns it with the first line it prints (the
     /// "serving on URL" line), read off the cooperative pool within 20 s.
     static func start(_ arguments: [String], environment: [String: String] = [:]) async throws -> (Process, String) {
@@ -86,6 +106,8 @@ struct CommandLineTests {
         return (process, line)
     }
 
+    /// Starts `earshot serve`, waits for its "serving on" line, runs `body` with the URL, then
+    /// sends SIGTERM and returns the exit status.
     static func serving(_ arguments: [String], environment: [String: String],
                         _ body: (URL) async throws -> Void) async throws -> Int32 {
         let (process, line) = try await start(arguments, environment: environment)
