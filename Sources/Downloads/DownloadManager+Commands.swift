@@ -14,7 +14,7 @@ extension DownloadManager {
             try await request(id, automatic: false)
         case .cancel(let id):
             guard var item = items[id] else { throw CommandError("episode \(id) is not downloading") }
-            do { try item.apply(.cancel, now: Date(), retry: configuration.retry) } catch { throw CommandError(error.message) }
+            do { try item.apply(.cancel, now: Date(), retry: configuration.retry) } catch { throw CommandError(error.message) } // told to the client
             stopTransfer(id)
             commit(item)
             pump()
@@ -58,7 +58,7 @@ extension DownloadManager {
             }
         }
         guard var item = items[id] else { return }
-        do { try item.apply(.request, now: Date(), retry: configuration.retry) } catch { throw CommandError(error.message) }
+        do { try item.apply(.request, now: Date(), retry: configuration.retry) } catch { throw CommandError(error.message) } // told to the client
         commit(item)
         pump()
     }

@@ -7,8 +7,8 @@ extension DownloadManager {
     public func libraryChanged() async {
         if let fresh = try? await store.downloads() {
             for stored in fresh {
-                guard var item = items[stored.episodeID], item.info != stored.info else { continue }
-                item.info = stored.info
+                guard var item = items[stored.episodeID], item.info != stored.info,
+                      transition(&item, .described(stored.info)) else { continue }
                 items[item.episodeID] = item
                 if item.state == .done {
                     localFiles.set(episode: item.episodeID, path: finalPath(item), urls: [item.url, item.info.mediaURL])

@@ -31,16 +31,22 @@ extension DownloadManager {
     /// Starts one queued download: checks the disk first (a full disk fails it, keeping the partial file).
     private func begin(_ id: Int64) {
         guard var item = items[id] else { return }
-        do { try item.apply(.start, now: Date(), retry: configuration.retry) } catch { return }
         let part = partPath(item)
         let folder = URL(fileURLWithPath: part).deletingLastPathComponent()
-        try? FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         let onDisk = PartFile.size(atPath: part) ?? 0
-        item.bytes = onDisk
+        guard transition(&item, .start(bytes: onDisk)) else { return }
+        do {
+            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        } catch {
+            Log.error("downloads", "could not make \(folder.path): \(error)")
+            transition(&item, .fail(.disk("could not make the downloads folder"), bytes: onDisk))
+            commit(item)
+            return
+        }
         let remaining = (item.expectedBytes ?? 0) - onDisk
         if let free = PartFile.freeSpace(folder.path),
            let full = DownloadChecks.diskSpace(free: free, remaining: remaining, reserve: configuration.reserveBytes) {
-            try? item.apply(.fail(full), now: Date(), retry: configuration.retry)
+            transition(&item, .fail(full, bytes: onDisk))
             commit(item)
             return
         }
@@ -55,6 +61,19 @@ extension DownloadManager {
         active[id] = Running(token: token, transfer: transfer)
         commit(item)
         transfer.start(name: "download-\(id)")
+    }
+
+    /// Applies `event` to `item`; a refused one (a late report, a command that does not fit the
+    /// state) changes nothing and is logged. True when it was applied.
+    @discardableResult
+    func transition(_ item: inout DownloadItem, _ event: DownloadEvent, now: Date = Date()) -> Bool {
+        do {
+            try item.apply(event, now: now, retry: configuration.retry)
+            return true
+        } catch {
+            Log.warning("downloads", "episode \(item.episodeID): \(event.name) refused: \(error.message)")
+            return false
+        }
     }
 
     /// Keeps `item` (in memory at once, in the library soon after, in order) and tells clients.
@@ -75,21 +94,24 @@ extension DownloadManager {
         }
         if stopping[id]?.token == token, isFinal {
             stopping[id] = nil
-            if case .stopped(let bytes) = event, items[id]?.state == .paused { items[id]?.bytes = bytes; commit(items[id]!) }
+            // A cancelled transfer's last count is where `download` continues from.
+            if case .stopped(let bytes) = event, var item = items[id], item.state == .paused,
+               transition(&item, .stopped(bytes: bytes)) {
+                commit(item)
+            }
             pump()
             return
         }
         guard active[id]?.token == token, var item = items[id] else { return }
         let now = Date()
-        let retry = configuration.retry
         switch event {
         case .accepted(let bytes, let total, let etag, let lastModified):
-            try? item.apply(.accepted(bytes: bytes, total: total, etag: etag, lastModified: lastModified), now: now, retry: retry)
+            guard transition(&item, .accepted(bytes: bytes, total: total, etag: etag, lastModified: lastModified), now: now) else { return }
             items[id] = item
             persist(.save(item)) // the validators: a crash from here on resumes
             changed()
         case .progress(let bytes):
-            try? item.apply(.progress(bytes: bytes), now: now, retry: retry)
+            guard transition(&item, .progress(bytes: bytes), now: now) else { return }
             items[id] = item
             if now.timeIntervalSince(lastProgressSave[id] ?? .distantPast) >= 2 {
                 lastProgressSave[id] = now
@@ -100,23 +122,21 @@ extension DownloadManager {
             active[id] = nil
             do {
                 try PartFile.moveIntoPlace(partPath(item), finalPath(item))
-                try? item.apply(.finish(bytes: bytes), now: now, retry: retry)
+                transition(&item, .finish(bytes: bytes), now: now)
                 localFiles.set(episode: id, path: finalPath(item), urls: [item.url, item.info.mediaURL])
             } catch {
-                try? item.apply(.fail(.disk(error.description)), now: now, retry: retry)
+                transition(&item, .fail(.disk(error.description), bytes: bytes), now: now)
             }
             commit(item)
             pump()
         case .failed(let failure, let bytes):
             active[id] = nil
-            item.bytes = bytes
-            if bytes == 0 { item.etag = nil; item.lastModified = nil } // nothing left to resume
-            try? item.apply(.fail(failure), now: now, retry: retry)
+            transition(&item, .fail(failure, bytes: bytes), now: now)
             commit(item)
             pump()
         case .stopped(let bytes):
             active[id] = nil
-            item.bytes = bytes
+            transition(&item, .stopped(bytes: bytes), now: now)
             commit(item)
             pump()
         }

@@ -10,7 +10,12 @@ extension DownloadManager {
     /// - a `.part` file no download claims (deleted, or left by a crash before the row was written)
     ///   is deleted.
     func recover() async {
-        let stored = (try? await store.downloads()) ?? []
+        let stored: [DownloadItem]
+        do { stored = try await store.downloads() } catch {
+            // Nothing is deleted on this path: without the rows, no `.part` file counts as an orphan.
+            Log.error("downloads", "could not read the downloads from the library; none resume this run: \(String(reflecting: error))")
+            return
+        }
         let now = Date()
         var claimed: Set<String> = []
         for var item in stored {
@@ -21,7 +26,7 @@ extension DownloadManager {
                     persist(.remove(episode: id))
                     continue
                 }
-                item.bytes = size
+                transition(&item, .recovered(bytes: size), now: now)
                 items[id] = item
                 localFiles.set(episode: id, path: final, urls: [item.url, item.info.mediaURL])
                 continue
@@ -29,12 +34,10 @@ extension DownloadManager {
             claimed.insert(item.file + ".part")
             let partSize = PartFile.size(atPath: partPath(item))
             if partSize == nil, let size = PartFile.size(atPath: final), let expected = item.expectedBytes, size == expected {
-                try? item.apply(.recovered(bytes: size), now: now, retry: configuration.retry)
+                transition(&item, .recovered(bytes: size), now: now)
                 localFiles.set(episode: id, path: final, urls: [item.url, item.info.mediaURL])
             } else {
-                item.bytes = partSize ?? 0
-                if partSize == nil { item.etag = nil; item.lastModified = nil }
-                try? item.apply(.interrupted, now: now, retry: configuration.retry)
+                transition(&item, .interrupted(partBytes: partSize), now: now)
             }
             items[id] = item
             persist(.save(item))

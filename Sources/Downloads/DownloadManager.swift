@@ -95,7 +95,7 @@ public actor DownloadManager {
                     }
                 } catch {
                     // The state in memory goes on; the next write of this download tries again.
-                    FileHandle.standardError.write(Data("earshot: could not store a download's state: \(error)\n".utf8))
+                    Log.error("downloads", "could not store a download's state: \(String(reflecting: error))")
                 }
             }
         }

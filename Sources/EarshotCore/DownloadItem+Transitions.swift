@@ -4,8 +4,8 @@ import FoundationEssentials
 public enum DownloadEvent: Sendable, Equatable {
     /// `download` / `download.retry` / the auto-download policy: queue it (again).
     case request
-    /// A slot is free and the manager starts the transfer.
-    case start
+    /// A slot is free and the manager starts the transfer; the partial file holds `bytes` already.
+    case start(bytes: Int64)
     /// The server accepted the request: the partial file now holds `bytes` (0 after a restart),
     /// `total` is the size the server announced, the validators are its.
     case accepted(bytes: Int64, total: Int64?, etag: String?, lastModified: String?)
@@ -13,15 +13,20 @@ public enum DownloadEvent: Sendable, Equatable {
     case progress(bytes: Int64)
     /// The file is whole, checked and in place.
     case finish(bytes: Int64)
-    /// The attempt failed (what is on disk stays).
-    case fail(DownloadFailure)
+    /// The attempt failed; `bytes` stay on disk (0: nothing to resume, so the validators go too).
+    case fail(DownloadFailure, bytes: Int64)
+    /// A transfer that was stopped (a cancel, a delete, the manager shutting down) ended with `bytes` on disk.
+    case stopped(bytes: Int64)
     /// `download.cancel`: stop, keep the partial file.
     case cancel
-    /// The process stopped (quit, crash) while it was downloading: queue it to resume at start.
-    case interrupted
+    /// At start, after the process stopped (quit, crash): the partial file holds `partBytes` (nil:
+    /// there is none, so the validators go). A download that was running is queued to resume.
+    case interrupted(partBytes: Int64?)
     /// At start, the whole file was found in place (renamed, then the process died before the
-    /// library heard of it): it is done.
+    /// library heard of it), or a finished file found where it should be: it is done, `bytes` long.
     case recovered(bytes: Int64)
+    /// The episode's title, podcast or address changed in the library (display only; any state).
+    case described(DownloadItem.Info)
 }
 
 /// A command that makes no sense for a download in its state.
@@ -37,8 +42,10 @@ extension DownloadItem {
     /// - start: queued → downloading. accepted/progress: only while downloading.
     /// - finish: downloading → done.
     /// - fail: downloading → queued with `retryAt` while `retry` allows, else failed.
+    /// - stopped: the bytes on disk, in any state but done; the state stays.
     /// - cancel: queued/downloading → paused; paused stays; done/failed are refused.
-    /// - interrupted: downloading → queued (others stay). recovered: any but done → done.
+    /// - interrupted: downloading → queued, the bytes on disk in any state but done (done is refused).
+    /// - recovered: any → done (a done one keeps its finishing time). described: any state.
     /// Events from a transfer that is no longer current (a late report after a cancel) are refused
     /// too, so they change nothing.
     public mutating func apply(_ event: DownloadEvent, now: Date, retry: DownloadRetry = .standard) throws(DownloadRefusal) {
@@ -53,8 +60,9 @@ extension DownloadItem {
             attempts = 0
             retryAt = nil
             error = nil
-        case (.start, .queued):
+        case (.start(let bytes), .queued):
             state = .downloading
+            self.bytes = bytes
             retryAt = nil
         case (.accepted(let bytes, let total, let etag, let lastModified), .downloading):
             self.bytes = bytes
@@ -70,7 +78,9 @@ extension DownloadItem {
             error = nil
             attempts = 0
             finishedAt = now
-        case (.fail(let failure), .downloading):
+        case (.fail(let failure, let bytes), .downloading):
+            self.bytes = bytes
+            if bytes == 0 { etag = nil; lastModified = nil } // nothing left to resume
             attempts += 1
             error = failure.message
             if let delay = retry.delay(afterFailures: attempts, failure) {
@@ -85,11 +95,16 @@ extension DownloadItem {
             retryAt = nil
         case (.cancel, .paused):
             return
-        case (.interrupted, .downloading):
-            state = .queued
-        case (.interrupted, _):
-            return
-        case (.recovered(let bytes), let current) where current != .done:
+        case (.stopped(let bytes), let current) where current != .done:
+            self.bytes = bytes
+        case (.interrupted(let partBytes), let current) where current != .done:
+            bytes = partBytes ?? 0
+            if partBytes == nil { etag = nil; lastModified = nil }
+            if current == .downloading { state = .queued }
+        case (.recovered(let bytes), .done):
+            self.bytes = bytes
+            total = bytes
+        case (.recovered(let bytes), _):
             state = .done
             self.bytes = bytes
             total = bytes
@@ -97,6 +112,8 @@ extension DownloadItem {
             retryAt = nil
             attempts = 0
             finishedAt = now
+        case (.described(let info), _):
+            self.info = info
         case (.cancel, .done):
             throw DownloadRefusal("already downloaded: delete it instead")
         case (.cancel, .failed):
@@ -124,10 +141,12 @@ extension DownloadItem {
 }
 
 extension DownloadEvent {
-    var name: String {
+    public var name: String {
         switch self {
         case .request: "queue"
         case .start: "start"
+        case .stopped: "stop"
+        case .described: "describe"
         case .accepted, .progress: "update"
         case .finish: "finish"
         case .fail: "fail"

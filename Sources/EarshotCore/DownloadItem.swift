@@ -18,35 +18,37 @@ public enum DownloadState: String, Sendable, Codable, CaseIterable {
 }
 
 /// One episode's download: what the library keeps (table `downloads`) and what clients are sent.
+/// Its fields are read-only outside EarshotCore: every change is an event through
+/// `apply(_:now:retry:)` (DownloadItem+Transitions.swift), which refuses the ones its state does not allow.
 /// Its state changes only through `apply(_:now:retry:)` (DownloadItem+Transitions.swift).
 public struct DownloadItem: Sendable, Equatable {
-    public var episodeID: Int64
-    public var state: DownloadState
+    public internal(set) var episodeID: Int64
+    public internal(set) var state: DownloadState
     /// The address it is fetched from: the episode's enclosure URL when it was queued.
-    public var url: String
+    public internal(set) var url: String
     /// Bytes on disk: of the partial file until done, then of the file.
-    public var bytes: Int64
+    public internal(set) var bytes: Int64
     /// The size expected, once a server said it (else the feed's enclosure length, when given).
-    public var total: Int64?
+    public internal(set) var total: Int64?
     /// The feed's enclosure length (0: the feed gave none). Checked only when the server sends no length.
-    public var enclosureLength: Int64
+    public internal(set) var enclosureLength: Int64
     /// The file, relative to the downloads folder ("12/345.mp3"); the partial file is this + ".part".
-    public var file: String
+    public internal(set) var file: String
     /// The validators of the partial file, as the server sent them (resume only with a strong one).
-    public var etag: String?
-    public var lastModified: String?
+    public internal(set) var etag: String?
+    public internal(set) var lastModified: String?
     /// Why it failed (failed), or why the last attempt failed while a retry waits (queued).
-    public var error: String?
+    public internal(set) var error: String?
     /// Failed attempts in a row; the retry schedule counts them.
-    public var attempts: Int
+    public internal(set) var attempts: Int
     /// A queued retry does not start before this.
-    public var retryAt: Date?
+    public internal(set) var retryAt: Date?
     /// Queued by the auto-download policy rather than by hand.
-    public var automatic: Bool
-    public var queuedAt: Date
-    public var finishedAt: Date?
+    public internal(set) var automatic: Bool
+    public internal(set) var queuedAt: Date
+    public internal(set) var finishedAt: Date?
     /// What lists show: the episode and podcast as the library has them (not stored with the download).
-    public var info: Info
+    public internal(set) var info: Info
 
     /// The episode a download belongs to, for display.
     public struct Info: Sendable, Equatable {

@@ -1,5 +1,5 @@
 @testable import Downloads
-import EarshotCore
+@testable import EarshotCore // fixtures: stored rows built field by field
 import Foundation
 @testable import Library
 import TestSupport

@@ -1,4 +1,4 @@
-import EarshotCore
+@testable import EarshotCore // fixtures: stored rows built field by field
 import Foundation
 import Testing
 

@@ -18,6 +18,7 @@ missing baseline fails the test and says how to make one.
 
 import io
 import os
+from datetime import datetime, timedelta, timezone
 from pathlib import Path
 
 from PIL import Image, ImageChops, ImageDraw
@@ -41,26 +42,61 @@ UPDATE = os.environ.get("EARSHOT_UPDATE_BASELINES", "") not in ("", "0")
 CHANNEL_TOLERANCE = 24
 MAX_DIFF_RATIO = 0.002
 
+_MONTHS = ("Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec")
+_NOW = datetime.now(timezone.utc)
+
+
+def _day(moment):
+    """A date as Public/js/core/format.js's dateText writes it: "1 Dec 2026"."""
+    return f"{moment.day} {_MONTHS[moment.month - 1]} {moment.year}"
+
+
 # Regions that change from run to run by nature, painted MASK_COLOUR in the screenshot and the
-# baseline alike (each a CSS selector; every visible match is masked).
+# baseline alike. MASKS: CSS selectors (every visible match is masked); TEXT_MASKS: JavaScript
+# regular expressions (every match in the page's text is masked, nothing around it).
 MASKS = {
     # The playing position: the mini-player's "0:04 / 1:06", its progress line, the full player's
     # scrubber (elapsed, remaining, the bar's fill) — they move every half second while playing.
     "playback-clock": ".mini-time, .mini-progress, .scrubber",
     # The sleep timer's countdown (mini-player, the player's button): counts down while playing.
     "sleep-countdown": ".mini-sleep-time, .sleep-button.is-set .sleep-button-label",
+    # A download under way: how far it got when the screenshot was taken (the header's aggregate
+    # and ring, a row's ring, the Downloads view's summary, status line and bar).
+    "download-progress": ".header-downloads.is-running .header-downloads-ring, .header-downloads-progress, "
+                         ".downloads-summary, .download-button[data-state=downloading] .download-ring, "
+                         ".download-row:not([data-state=done]):not([data-state=failed]) .download-status, "
+                         ".download-row .download-progress",
+    # Pairing: a random code, its QR code, the address it names (the test network's and the
+    # server's random port) and its countdown.
+    "pairing-code": ".devices-qr, .devices-code, .devices-url, .devices-countdown",
+}
+TEXT_MASKS = {
+    # A port in a URL: the test servers listen on random ports ("127.0.0.1:33657").
+    "port": r"(?<=(?:\d{1,3}(?:\.\d{1,3}){3}|localhost|\]):)\d{2,5}\b",
+    # "Checked just now", "5 min ago": how long ago, relative to the clock.
+    "ago": r"\b(?:just now|\d+ min ago|\d+ h ago|yesterday|\d+ days ago)\b",
+    # Today's date as the page writes dates ("1 Dec 2026", UTC; the day before and after too, for
+    # a run across midnight): when something finished downloading, when a device was paired.
+    "today": r"\b(?:%s)\b" % "|".join(_day(_NOW + timedelta(days=n)) for n in (-1, 0, 1)),
 }
 MASK_COLOUR = (255, 0, 255)
 
 # Still: no animation (spinners, the equalizer, toasts sliding in), no transition (a ring or a
-# bar easing to its value), no blinking caret. A constructed stylesheet: the page's CSP
-# (style-src 'self') refuses a <style> element, not this.
+# bar easing to its value), no blinking caret; where scrollbars are overlays (a phone), none at all:
+# they take no room, and they flash in after a scroll and fade out on their own clock. A
+# constructed stylesheet: the page's CSP (style-src 'self') refuses a <style> element, not this.
 _STILL = """
     const done = arguments[arguments.length - 1];
     if (!document.__earshotStill) {
+      const probe = document.createElement('div');
+      Object.assign(probe.style, {position: 'absolute', top: '-200px', width: '100px', height: '100px', overflow: 'scroll'});
+      document.body.append(probe);
+      const overlayScrollbars = probe.offsetWidth === probe.clientWidth;
+      probe.remove();
       const sheet = new CSSStyleSheet();
       sheet.replaceSync('*, *::before, *::after { animation: none !important; transition: none !important;'
-        + ' caret-color: transparent !important; }');
+        + ' caret-color: transparent !important; }'
+        + (overlayScrollbars ? ' * { scrollbar-width: none !important; }' : ''));
       document.adoptedStyleSheets = [...document.adoptedStyleSheets, sheet];
       document.__earshotStill = true;
     }
@@ -76,11 +112,23 @@ _STILL = """
 """
 
 _MASK_RECTS = """
+    const [masks, textMasks] = arguments;
     const rects = [];
-    for (const [name, selector] of Object.entries(arguments[0])) {
-      for (const el of document.querySelectorAll(selector)) {
-        for (const r of el.getClientRects()) {
-          if (r.width > 0 && r.height > 0) rects.push([name, r.left, r.top, r.right, r.bottom]);
+    const add = (name, list) => {
+      for (const r of list) if (r.width > 0 && r.height > 0) rects.push([name, r.left, r.top, r.right, r.bottom]);
+    };
+    for (const [name, selector] of Object.entries(masks)) {
+      for (const el of document.querySelectorAll(selector)) add(name, el.getClientRects());
+    }
+    const patterns = Object.entries(textMasks).map(([name, source]) => [name, new RegExp(source, 'g')]);
+    const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+    for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+      for (const [name, pattern] of patterns) {
+        for (const match of node.data.matchAll(pattern)) {
+          const range = document.createRange();
+          range.setStart(node, match.index);
+          range.setEnd(node, match.index + match[0].length);
+          add(name, range.getClientRects());
         }
       }
     }
@@ -95,7 +143,7 @@ def stabilize(driver):
 
 def mask_rects(driver):
     """[(mask name, (left, top, right, bottom) in screenshot pixels)] of every visible masked element."""
-    rects, scale = driver.execute_script(_MASK_RECTS, MASKS)
+    rects, scale = driver.execute_script(_MASK_RECTS, MASKS, TEXT_MASKS)
     return [(name, tuple(round(v * scale) for v in box)) for name, *box in rects]
 
 
