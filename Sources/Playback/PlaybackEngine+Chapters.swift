@@ -48,14 +48,20 @@ extension PlaybackEngine {
     /// The cached list, else one fetch (kept when it validates). A failure leaves the other
     /// sources showing and is only logged: chapters are an extra, never a reason not to play.
     private func loadJSONChapters(episodeID: Int64, title: String, address: String, url: URL) async {
-        var chapters = try? await store.cachedChapters(episodeID: episodeID, url: address)
+        var chapters: [Chapter]?
+        do { chapters = try await store.cachedChapters(episodeID: episodeID, url: address) } catch {
+            Log.warning("chapters", "could not read the cached chapters of \"\(title)\": \(String(reflecting: error))")
+        }
         if chapters == nil {
             do {
                 let fetched = try await Self.fetchChapters(url)
                 chapters = fetched
-                try? await store.storeChapters(episodeID: episodeID, url: address, chapters: fetched)
+                // A cache that cannot be written costs a fetch next time, nothing more.
+                do { try await store.storeChapters(episodeID: episodeID, url: address, chapters: fetched) } catch {
+                    Log.warning("chapters", "could not cache the chapters of \"\(title)\": \(String(reflecting: error))")
+                }
             } catch {
-                FileHandle.standardError.write(Data("earshot: no chapters for \"\(title)\" from \(address): \(error)\n".utf8))
+                Log.info("chapters", "no chapters for \"\(title)\" from \(address): \(error)")
             }
         }
         guard !Task.isCancelled, current?.id == episodeID, let chapters else { return }

@@ -1,5 +1,6 @@
 import EarshotCore
 import Foundation
+import Library
 
 extension PlaybackEngine {
     /// Carries out one client command. Throws a message for the client when it cannot.
@@ -13,8 +14,10 @@ extension PlaybackEngine {
         case .chapter, .chapterNext, .chapterPrevious: try await handleChapter(command)
         case .output(let device): try await chooseOutput(device)
         case .mark(let id, let played):
-            do { try await store.setPlayed(episodeID: id, played: played) } catch {
+            do { try await store.setPlayed(episodeID: id, played: played) } catch LibraryError.episodeNotFound {
                 throw CommandError("no episode with id \(id)")
+            } catch {
+                throw CommandError.internalFailure("could not save the played mark", error)
             }
             if id == current?.id, played { savedPosition = 0 }
         case .settings(let change): try await changeSettings(change)
@@ -76,10 +79,8 @@ extension PlaybackEngine {
             return
         }
         current = episode
-        savedPosition = -1
-        loaded = true
-        fileReady = false
-        pendingSeek = nil
+        savedPosition = nil
+        loading = .opening(pendingSeek: nil)
         state.episode = NowPlaying(episode)
         state.position = start
         state.duration = episode.duration
@@ -120,10 +121,12 @@ extension PlaybackEngine {
            !ResumePoint.isFinished(position: target, duration: state.duration, margin: playedMargin) {
             // It had ended (and was marked played): moving back into it means the listener
             // wants to hear from there, so it is no longer "played" and resumes at the target.
-            try? await store.setPlayed(episodeID: episode.id, played: false)
+            await storePlayed(episode.id, false)
         }
         state.position = target
-        if loaded && fileReady { player.seek(to: target) } else if loaded { pendingSeek = target }
+        let (phase, sendNow) = loading.seekRequested(target)
+        loading = phase
+        if sendNow { player.seek(to: target) }
         publishState()
         await savePosition(force: true)
     }
@@ -132,14 +135,14 @@ extension PlaybackEngine {
     func markPlayedIfFinished() async {
         guard let episode = current,
               ResumePoint.isFinished(position: state.position, duration: state.duration, margin: playedMargin) else { return }
-        try? await store.setPlayed(episodeID: episode.id, played: true)
+        await storePlayed(episode.id, true)
     }
 
     private func stop() async {
         await savePosition(force: true)
         await markPlayedIfFinished()
         player.stop()
-        loaded = false
+        loading = .idle
         current = nil
         state.episode = nil
         state.position = 0

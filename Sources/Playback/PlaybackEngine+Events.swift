@@ -11,16 +11,13 @@ extension PlaybackEngine {
         case .property(let property):
             applyProperty(property)
         case .fileLoaded:
-            fileReady = true
-            if let target = pendingSeek {
-                pendingSeek = nil
-                awaitingRestart = true
-                player.seek(to: target)
-            }
+            let (phase, seek) = loading.fileOpened()
+            loading = phase
+            if let seek { player.seek(to: seek) }
             publishState()
         case .playbackRestart:
             // A seek or load finished: clients should see the new position now.
-            if awaitingRestart, pendingSeek == nil { awaitingRestart = false }
+            loading = loading.playbackRestarted()
             let unmarked = playbackStarted()
             state.buffering = false
             updateBuffering()
@@ -32,7 +29,7 @@ extension PlaybackEngine {
         case .commandFailed(let message):
             // A seek or property change mpv refused (e.g. at the very end of a file): nothing a
             // listener can act on, and load failures arrive as `.endFile(.error)` instead.
-            FileHandle.standardError.write(Data("earshot: mpv refused a command: \(message)\n".utf8))
+            Log.info("mpv", "refused a command: \(message)")
         case .shutdown:
             // mpv quit without being asked (our own shutdown never gets here): replace it.
             await restartPlayer(because: "it quit")
@@ -48,7 +45,7 @@ extension PlaybackEngine {
             // the position only moves by our own seeks (already in the state): mpv's later
             // reports then subtract its audio buffer (~0.15 s) and would pull the scrubber back.
             // A seek asked for before the file opened is still on its way: the target stands.
-            if let position, loaded, !state.paused, pendingSeek == nil, !awaitingRestart {
+            if let position, loading.positionsAreCurrent, !state.paused {
                 state.position = position
                 let chapter = PlaybackState.chapterIndex(at: position, in: state.chapters)
                 if chapter != state.chapter { state.chapter = chapter; publishState() }
@@ -97,19 +94,17 @@ extension PlaybackEngine {
                 await endedEarly(episode, because: early) // PlaybackEngine+Recovery
                 return
             }
-            loaded = false
+            loading = .idle
             state.paused = true
             state.buffering = false
             state.position = state.duration
-            do { try await store.setPlayed(episodeID: episode.id, played: true) } catch {
-                state.error = "could not mark it played: \(error)"
-            }
+            await storePlayed(episode.id, true)
             publishState()
             await advanceAfterEnd()
             settlePreload()
         case .error(let message):
             noteEndOfFile()
-            loaded = false
+            loading = .idle
             state.paused = true
             state.buffering = false
             state.error = "could not play \(episode.title): \(message)"

@@ -47,7 +47,7 @@ extension PlaybackEngine {
     /// the queue ends, the sleep timer waits for this episode's end, or the next one resumes
     /// mid-way). Called when the loaded file starts and whenever the queue changes.
     func syncPreload() async {
-        guard loaded, fileReady, !resilience.waitingForStart, !resilience.restarting else { return }
+        guard loading.isOpen, !resilience.waitingForStart, !resilience.restarting else { return }
         var upcoming = queue
         guard let id = upcoming.episodeEnded(), controls.sleep?.endsWithEpisode != true,
               id != resilience.preloadRejected else { return dropPreload() }
@@ -61,7 +61,7 @@ extension PlaybackEngine {
         }
         // The library answered after a suspension: the file or the queue may have changed since.
         var again = queue
-        guard loaded, fileReady, again.episodeEnded() == id, id != resilience.preloaded else { return }
+        guard loading.isOpen, again.episodeEnded() == id, id != resilience.preloaded else { return }
         dropPreload()
         player.append(resolveMedia(episode.mediaURL))
         resilience.preloaded = id

@@ -16,9 +16,7 @@ extension PlaybackEngine {
     /// Copies the queue into the state clients see, and saves it.
     func queueChanged() async {
         mirrorQueue()
-        if let data = try? JSONEncoder().encode(queue) {
-            try? await store.setSetting(Self.queueSetting, String(decoding: data, as: UTF8.self))
-        }
+        await storeSetting(Self.queueSetting, queue, as: "Up Next")
         await syncPreload() // what follows the loaded episode may have changed
     }
 

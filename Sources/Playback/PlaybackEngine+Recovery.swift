@@ -99,8 +99,7 @@ extension PlaybackEngine {
 
     func saveFailures() async {
         let saved = Dictionary(uniqueKeysWithValues: state.failures.map { (String($0.key), $0.value) })
-        guard let data = try? JSONEncoder().encode(saved) else { return }
-        try? await store.setSetting(Self.failuresSetting, String(decoding: data, as: UTF8.self))
+        await storeSetting(Self.failuresSetting, saved, as: "which episodes could not play")
     }
 
     // MARK: - Episodes that cannot play
@@ -175,16 +174,14 @@ extension PlaybackEngine {
             return
         }
         resilience.restarts += 1
-        FileHandle.standardError.write(Data("earshot: mpv \(reason); restarted it\n".utf8))
+        Log.warning("mpv", "\(reason); restarted it")
         resilience.preloaded = nil
         resilience.preloadRejected = nil
         resilience.mpvAdvancing = false
         resilience.pausedForCache = false
         resilience.seekingSince = nil
         if loaded, let episode = current {
-            fileReady = false
-            pendingSeek = nil
-            awaitingRestart = false
+            loading = .opening(pendingSeek: nil)
             resilience.waitingForStart = true
             state.buffering = true
             player.load(resolveMedia(episode.mediaURL), start: position, paused: state.paused)
@@ -202,7 +199,7 @@ extension PlaybackEngine {
     /// kept (resuming goes on from there), it is not marked played, and it fails like any other.
     func endedEarly(_ episode: Episode, because reason: String) async {
         await savePosition(force: true)
-        loaded = false
+        loading = .idle
         state.paused = true
         state.buffering = false
         state.error = "could not play \(episode.title): \(reason)"

@@ -17,13 +17,10 @@ public actor PlaybackEngine {
     public internal(set) var state = PlaybackState()
     private(set) var seq: UInt64 = 0
     var listeners: [UUID: Listener] = [:]
+    /// Where mpv stands with the file of `state.episode` (`LoadPhase`: idle, opening, open).
+    var loading = LoadPhase.idle
     /// Whether mpv holds the file of `state.episode` (false after it ended or failed).
-    var loaded = false
-    /// Whether mpv has opened the file: seeks before that would fail, so they wait in `pendingSeek`.
-    var fileReady = false
-    var pendingSeek: Double?
-    /// A deferred seek was sent and mpv has not restarted playback yet: its positions are stale.
-    var awaitingRestart = false
+    var loaded: Bool { loading.isLoaded }
     /// Up Next: a pure value; the engine carries out what it decides.
     var queue = PlayQueue()
     /// The episode's stored data, for saving and end-of-file bookkeeping.
@@ -33,7 +30,8 @@ public actor PlaybackEngine {
     public internal(set) var chapterSources = ChapterMerge()
     /// Reads the loaded episode's Podcasting 2.0 chapters from the cache or the web.
     var chapterTask: Task<Void, Never>?
-    var savedPosition: Double = -1
+    /// The position last stored for the loaded episode (nil: none yet since it was loaded).
+    var savedPosition: Double?
     /// Speed, volume fade and sleep timer bookkeeping (PlaybackEngine+Speed, +Sleep).
     var controls = PlaybackControls()
     /// Outputs, buffering, failures, mpv's health and preloading (PlaybackEngine+Recovery).
@@ -133,7 +131,7 @@ public actor PlaybackEngine {
         let tick = Self.tickInterval.components
         let horizon = (Double(tick.seconds) + Double(tick.attoseconds) / 1e18) * 1.5
         let wall = Date().timeIntervalSince(lastSaved) + horizon
-        let media = savedPosition >= 0 ? abs(state.position - savedPosition) + horizon * max(state.rate, 1) : .infinity
+        let media = savedPosition.map { abs(state.position - $0) + horizon * max(state.rate, 1) } ?? .infinity
         return wall >= Self.saveInterval || media >= Self.saveInterval
     }
 
@@ -142,12 +140,11 @@ public actor PlaybackEngine {
         guard let episode = current, loaded || force else { return }
         let position = state.position
         guard position.isFinite, position != savedPosition || !force else { return }
-        do {
+        let stored = await persist("the position in \(episode.title)") {
             try await store.savePosition(episodeID: episode.id, position: position)
-            savedPosition = position
-            lastSaved = Date()
-        } catch {
-            state.error = "could not save the position: \(error)"
         }
+        // A failed save is tried again at the next tick (the notice says so meanwhile).
+        if stored { savedPosition = position }
+        lastSaved = Date()
     }
 }

@@ -23,7 +23,7 @@ from pathlib import Path
 
 from PIL import Image, ImageChops, ImageDraw
 
-from conftest import REPO, SCREENSHOTS
+from conftest import REPO, SCREENSHOTS, command, wait_until
 
 BASELINES = REPO / "Tests" / "e2e" / "baselines"
 UPDATE = os.environ.get("EARSHOT_UPDATE_BASELINES", "") not in ("", "0")
@@ -69,6 +69,8 @@ MASKS = {
     # Pairing: a random code, its QR code, the address it names (the test network's and the
     # server's random port) and its countdown.
     "pairing-code": ".devices-qr, .devices-code, .devices-url, .devices-countdown",
+    # Refresh all under way: how many feeds are done ("Refreshing 3 of 6…") and its bar.
+    "refresh-progress": ".refresh-text, .refresh-progress",
 }
 TEXT_MASKS = {
     # A port in a URL: the test servers listen on random ports ("127.0.0.1:33657").
@@ -88,18 +90,20 @@ MASK_COLOUR = (255, 0, 255)
 _STILL = """
     const done = arguments[arguments.length - 1];
     if (!document.__earshotStill) {
-      const probe = document.createElement('div');
-      Object.assign(probe.style, {position: 'absolute', top: '-200px', width: '100px', height: '100px', overflow: 'scroll'});
-      document.body.append(probe);
-      const overlayScrollbars = probe.offsetWidth === probe.clientWidth;
-      probe.remove();
-      const sheet = new CSSStyleSheet();
-      sheet.replaceSync('*, *::before, *::after { animation: none !important; transition: none !important;'
-        + ' caret-color: transparent !important; }'
-        + (overlayScrollbars ? ' * { scrollbar-width: none !important; }' : ''));
-      document.adoptedStyleSheets = [...document.adoptedStyleSheets, sheet];
-      document.__earshotStill = true;
+      const still = new CSSStyleSheet();
+      still.replaceSync('*, *::before, *::after { animation: none !important; transition: none !important;'
+        + ' caret-color: transparent !important; }');
+      const scrollbars = new CSSStyleSheet();
+      document.adoptedStyleSheets = [...document.adoptedStyleSheets, still, scrollbars];
+      document.__earshotStill = scrollbars;
     }
+    // Overlay scrollbars or not: the viewport may have changed since the last screenshot.
+    const probe = document.createElement('div');
+    Object.assign(probe.style, {position: 'absolute', top: '-200px', width: '100px', height: '100px', overflow: 'scroll'});
+    document.body.append(probe);
+    const overlay = probe.offsetWidth === probe.clientWidth;
+    probe.remove();
+    document.__earshotStill.replaceSync(overlay ? '* { scrollbar-width: none !important; }' : '');
     const images = [...document.images].filter((img) => !img.complete && img.getClientRects().length);
     Promise.race([
       Promise.all([document.fonts.ready,
@@ -134,6 +138,22 @@ _MASK_RECTS = """
     }
     return [rects, window.devicePixelRatio || 1];
 """
+
+
+def rewind(driver, server, to=1):
+    """While an episode plays: back to `to` seconds (still playing) before a page load or a
+    screenshot, so that for the next few seconds the chapter shown (the mini-player's line, the
+    chapter list's current row), the stored position (a seek stores it; rows draw their progress
+    from it) and what the queue shows are the same in every run, however slow the run was until
+    then. The clock itself is masked (MASKS["playback-clock"])."""
+    reply = command(driver, "seek", to=to)
+    assert reply["type"] == "ack", reply
+    wait_until(lambda: server.state()["position"] < to + 3, message=f"the position back at {to} s")
+    # The page follows the server's state push (its clock, masked in the screenshot, says where it is).
+    wait_until(lambda: driver.execute_script("""
+        const time = document.querySelector('#mini-player .mini-time')?.textContent ?? '';
+        const [m, s] = time.split(' ')[0].split(':').map(Number);
+        return m * 60 + s < arguments[0];""", to + 3), message="the page to show the rewound position")
 
 
 def stabilize(driver):

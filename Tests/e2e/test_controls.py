@@ -11,7 +11,7 @@ from selenium.webdriver.support.ui import Select
 
 from conftest import (by_css, command, demo_episode, open_page, overflow, play_from_start, set_viewport,
                       small_targets, tap, wait_until)
-from screens import match_baseline
+from screens import match_baseline, rewind
 from test_queue import second_browser
 
 SIZES = {"desktop": (1280, 800), "phone": (390, 844)}
@@ -59,10 +59,14 @@ def clock_seconds(text):
     return seconds
 
 
-def screenshots(driver, name, element_selector=None):
+def screenshots(driver, name, element_selector=None, playing=None):
+    """`name`-desktop and `name`-phone compared with their baselines; `playing`: the server, when an
+    episode plays (rewound first, so each shows the same chapter every run)."""
     for size, (width, height) in SIZES.items():
         set_viewport(driver, width, height, mobile=size == "phone")
         try:
+            if playing:
+                rewind(driver, playing)
             if element_selector:
                 driver.execute_script("document.querySelector(arguments[0])?.scrollIntoView({block: 'center'})", element_selector)
             time.sleep(0.3)
@@ -73,7 +77,8 @@ def screenshots(driver, name, element_selector=None):
             set_viewport(driver, 1280, 800)
 
 
-def test_speed_menu_steppers_keys_and_mini_player(server, driver):
+def test_speed_menu_steppers_keys_and_mini_player(own_server, driver):
+    server = own_server  # a fresh library: the screenshots must not show what earlier tests left
     start(driver, server)
     other = second_browser()
     try:
@@ -108,7 +113,7 @@ def test_speed_menu_steppers_keys_and_mini_player(server, driver):
         wait_until(lambda: mini_text(other, "#mini-player .mini-speed") == "1.35×", message="1.35× in the other mini-player")
         open_page(driver, server, "/")
         assert mini_text(driver, "#mini-player .mini-speed") == "1.35×"
-        screenshots(driver, "mini-player-speed")
+        screenshots(driver, "mini-player-speed", playing=server)
         assert command(other, "rate", value=1)["type"] == "ack"
         wait_until(lambda: mini_text(driver, "#mini-player .mini-speed") is None, message="1× hides it")
 
@@ -118,14 +123,15 @@ def test_speed_menu_steppers_keys_and_mini_player(server, driver):
                             and by_css(driver, "#shortcuts .shortcut-list").text, message="the shortcuts dialog")
         for words in ("Slower / faster", "Volume up / down", "Mute / unmute", "Sleep timer"):
             assert words in listed, listed
-        screenshots(driver, "shortcuts")
+        screenshots(driver, "shortcuts", playing=server)
         keys(driver, Keys.ESCAPE)
     finally:
         other.quit()
         command(driver, "rate", value=1)
 
 
-def test_a_podcast_speed_from_its_page_applies_when_its_episodes_start(server, driver):
+def test_a_podcast_speed_from_its_page_applies_when_its_episodes_start(own_server, driver):
+    server = own_server  # a fresh library: the screenshots must not show what earlier tests left
     episode = demo_episode(server)
     open_page(driver, server, f"/podcast/{episode['podcastId']}")
     command(driver, "stop")
@@ -153,7 +159,8 @@ def test_a_podcast_speed_from_its_page_applies_when_its_episodes_start(server, d
         command(driver, "stop")
 
 
-def test_volume_slider_mute_and_keys_and_a_large_phone_control(server, driver):
+def test_volume_slider_mute_and_keys_and_a_large_phone_control(own_server, driver):
+    server = own_server  # a fresh library: the screenshots must not show what earlier tests left
     start(driver, server)
     try:
         open_player(driver, server)
@@ -206,13 +213,14 @@ def test_volume_slider_mute_and_keys_and_a_large_phone_control(server, driver):
             assert small_targets(driver, ".player button, .player select, .player input:not(.switch-input)") == []
         finally:
             set_viewport(driver, 1280, 800)
-        screenshots(driver, "player-volume", ".volume")
+        screenshots(driver, "player-volume", ".volume", playing=server)
     finally:
         command(driver, "volume", value=100)
         command(driver, "mute", on=False)
 
 
-def test_skip_intervals_drive_buttons_keys_and_the_lock_screen(server, driver):
+def test_skip_intervals_drive_buttons_keys_and_the_lock_screen(own_server, driver):
+    server = own_server  # a fresh library: the screenshots must not show what earlier tests left
     episode = start(driver, server)
     other = second_browser()
     try:
@@ -230,7 +238,7 @@ def test_skip_intervals_drive_buttons_keys_and_the_lock_screen(server, driver):
         wait_until(lambda: forward.get_attribute("aria-label") == "Forward 20 seconds", message="the buttons follow")
         assert back.get_attribute("aria-label") == "Back 10 seconds"
         assert back.find_element("css selector", ".icon-number").text == "10"
-        screenshots(driver, "player-skip-intervals", ".skip-intervals")
+        screenshots(driver, "player-skip-intervals", ".skip-intervals", playing=server)
 
         assert command(driver, "pause")["type"] == "ack"
         assert command(driver, "seek", to=5)["type"] == "ack"
@@ -260,7 +268,8 @@ def test_skip_intervals_drive_buttons_keys_and_the_lock_screen(server, driver):
         command(driver, "stop")
 
 
-def test_sleep_menu_countdown_everywhere_fade_end_and_reload(server, driver):
+def test_sleep_menu_countdown_everywhere_fade_end_and_reload(own_server, driver):
+    server = own_server  # a fresh library: the screenshots must not show what earlier tests left
     start(driver, server)
     other = second_browser()
     try:
@@ -276,14 +285,14 @@ def test_sleep_menu_countdown_everywhere_fade_end_and_reload(server, driver):
         chapters = wait_until(lambda: state(server)["chapters"], message="the episode's chapters (ID3, from the file)")
         assert dialog.find_element("css selector", ".sleep-until-chapter").get_attribute("disabled") is None
         assert small_targets(driver, ".sleep-dialog button, .sleep-dialog input") == []
-        screenshots(driver, "sleep-menu")
+        screenshots(driver, "sleep-menu", playing=server)
         tap(driver, dialog.find_element("css selector", ".sleep-preset[data-minutes='15']"))
         wait_until(lambda: (s := state(server)["sleep"]) and s["mode"] == "minutes" and 890 < s["remaining"] <= 900,
                    message="a 15 min timer on the server")
         wait_until(lambda: not by_css(driver, ".sleep-dialog").get_attribute("open"), message="the menu closes")
         wait_until(lambda: "is-set" in button.get_attribute("class"), message="the button shows the countdown")
         assert 14 * 60 + 40 <= clock_seconds(button.text) <= 15 * 60, button.text
-        screenshots(driver, "player-sleep-set", ".player-controls")
+        screenshots(driver, "player-sleep-set", ".player-controls", playing=server)
 
         # The countdown in the mini-player, here and on a second client; it moves while playing.
         open_page(driver, server, "/")
@@ -294,7 +303,7 @@ def test_sleep_menu_countdown_everywhere_fade_end_and_reload(server, driver):
         time.sleep(2.2)
         later = mini_text(other, "#mini-player .mini-sleep-time")
         assert 1 <= clock_seconds(theirs) - clock_seconds(later) <= 4, (theirs, later)
-        screenshots(driver, "mini-player-sleep")
+        screenshots(driver, "mini-player-sleep", playing=server)
 
         # s opens the menu anywhere; +5 min and a custom number; then off.
         keys(driver, "s")

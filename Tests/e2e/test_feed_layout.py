@@ -5,7 +5,7 @@ behind the mini-player."""
 
 from conftest import (SCREENSHOTS, all_css, by_css, open_page, overflow, play_from_start, set_viewport,
                       small_targets, tap, wait_until)
-from screens import match_baseline
+from screens import match_baseline, rewind
 from feeds import REPO, item, rss, simple_feed
 
 SIZES = {"desktop": (1280, 800, False), "phone": (390, 844, True)}
@@ -95,6 +95,7 @@ def test_feed_pages_screenshots_and_phone_layout(own_server, driver, feed_server
             set_viewport(driver, width, height, mobile)
             phone = size == "phone"
 
+            rewind(driver, server)  # before each page with a screenshot: the same chapter every run
             open_page(driver, server, "/")
             wait_until(lambda: by_css(driver, "#mini-player").is_displayed(), message="the mini-player")
             wait_until(lambda: wait_refresh_idle(server), timeout=60, message="no refresh running")
@@ -108,23 +109,27 @@ def test_feed_pages_screenshots_and_phone_layout(own_server, driver, feed_server
             wait_until(lambda: by_css(driver, ".refresh-status").get_attribute("data-state") in ("done", "failed"),
                        timeout=60, message="the refresh to end")
 
+            rewind(driver, server)
             open_page(driver, server, f"/podcast/{broken['id']}")
             wait_until(lambda: by_css(driver, ".notice"), message="the gone notice")
             match_baseline(driver, f"podcast-error-{size}")
             if phone:
                 check_phone(driver, "podcast page")
 
+            rewind(driver, server)
             open_page(driver, server, f"/podcast/{rich['id']}")
             wait_until(lambda: by_css(driver, ".podcast-facts"), message="the podcast facts")
             match_baseline(driver, f"podcast-details-{size}")
             if phone:
                 check_phone(driver, "podcast details")
+                rewind(driver, server)
                 tap(driver, by_css(driver, ".podcast-unsubscribe"))
                 wait_until(lambda: by_css(driver, "dialog.confirm-dialog[open]"), message="the confirm step")
                 match_baseline(driver, "unsubscribe-confirm-phone")
                 assert small_targets(driver, ".confirm-dialog button") == []
                 by_css(driver, ".confirm-cancel").click()
 
+            rewind(driver, server)
             open_page(driver, server, f"/episode/{episode['id']}")
             wait_until(lambda: len(all_css(driver, ".chapter-button")) == 5, message="the chapters")
             wait_until(lambda: by_css(driver, ".rich-text img").get_attribute("naturalWidth") != "0", message="the notes image")

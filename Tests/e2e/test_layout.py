@@ -3,7 +3,7 @@
 
 from conftest import (MIN_TARGET, SCREENSHOTS, by_css, demo_episode, open_page, overflow, play_from_start,
                       set_viewport, small_targets, wait_until)
-from screens import match_baseline
+from screens import match_baseline, rewind
 
 SIZES = {"desktop": (1280, 800, False), "phone": (390, 844, True)}
 
@@ -38,7 +38,8 @@ def check_last_row_clear(driver, page):
     assert last_bottom <= mini_top, f"{page}: last row ends at {last_bottom}, mini-player starts at {mini_top}"
 
 
-def test_screenshots_and_phone_layout(server, driver):
+def test_screenshots_and_phone_layout(own_server, driver):
+    server = own_server  # a fresh library: the screenshots must not show what earlier tests left
     SCREENSHOTS.mkdir(parents=True, exist_ok=True)
     episode = demo_episode(server)
     open_page(driver, server, "/")
@@ -48,6 +49,7 @@ def test_screenshots_and_phone_layout(server, driver):
             set_viewport(driver, width, height, mobile)
             phone = size == "phone"
 
+            rewind(driver, server)  # before each page with a screenshot: the same chapter every run
             open_page(driver, server, "/")
             wait_until(lambda: by_css(driver, "#mini-player").is_displayed(), message="the mini-player")
             match_baseline(driver, f"library-{size}")
@@ -64,6 +66,7 @@ def test_screenshots_and_phone_layout(server, driver):
                 assert small_row_links(driver) == []
                 check_last_row_clear(driver, "podcast page")
 
+            rewind(driver, server)
             open_page(driver, server, f"/episode/{episode['id']}")
             wait_until(lambda: by_css(driver, ".episode-page h1").text == episode["title"], message="the episode page")
             match_baseline(driver, f"episode-{size}")
@@ -71,6 +74,7 @@ def test_screenshots_and_phone_layout(server, driver):
                 scroll_width, inner = overflow(driver)
                 assert scroll_width <= inner, f"episode page overflows sideways: {scroll_width} > {inner}"
 
+            rewind(driver, server)
             open_page(driver, server, "/player")
             wait_until(lambda: by_css(driver, ".player-title").text == episode["title"], message="the full player")
             match_baseline(driver, f"player-{size}")
@@ -81,6 +85,7 @@ def test_screenshots_and_phone_layout(server, driver):
         # Dark theme at phone size, for a look.
         driver.execute_cdp_cmd("Emulation.setEmulatedMedia", {"features": [{"name": "prefers-color-scheme", "value": "dark"}]})
         for name, path in (("library", "/"), ("player", "/player")):
+            rewind(driver, server)
             open_page(driver, server, path)
             match_baseline(driver, f"{name}-phone-dark")
     finally:
