@@ -2,7 +2,8 @@
 import PackageDescription
 
 /// Earshot: a podcast player for a machine with speakers, driven from any browser.
-/// Layers point down only: earshot → Web → Playback, Downloads, Library, Feeds → EarshotCore.
+/// Layers point down only: earshot → Web → Playback, Downloads, Artwork, Library, FeedFetching → Feeds, Mustache → EarshotCore
+/// (and Playback → FeedFetching; earshot-parse → Feeds). ARCHITECTURE.md draws the same.
 let package = Package(
     name: "Earshot",
     platforms: [.macOS(.v14)],
