@@ -67,7 +67,7 @@ public actor ArtworkCache {
         making[key] = nil
         if FileManager.default.fileExists(atPath: file.path) { return .image(file) }
         guard let url = failures[key]?.url else { return .unknown }
-        if let failure { FileHandle.standardError.write(Data("earshot: artwork \(url): \(failure)\n".utf8)) }
+        if let failure { Log.warning("artwork", "\(url): \(failure)") }
         return .original(url)
     }
 

@@ -6,13 +6,9 @@ import Foundation
 extension DownloadManager {
     /// Registers a listener; it hears of the next change (ask `message()` for now).
     @discardableResult
-    public func addListener(_ listener: @escaping Listener) -> UUID {
-        let id = UUID()
-        listeners[id] = listener
-        return id
-    }
+    public func addListener(_ listener: @escaping Listener) -> UUID { listeners.add(listener) }
 
-    public func removeListener(_ id: UUID) { listeners[id] = nil }
+    public func removeListener(_ id: UUID) { listeners.remove(id) }
 
     /// The current state as a value (tests, the API).
     public func message() -> DownloadsMessage {
@@ -47,6 +43,6 @@ extension DownloadManager {
     func publishNow() {
         throttle.sent(at: Date())
         let message = message()
-        for listener in listeners.values { listener(message) }
+        listeners.send(message)
     }
 }

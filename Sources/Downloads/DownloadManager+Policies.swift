@@ -31,7 +31,9 @@ extension DownloadManager {
     func autoDownload(podcast: Int64, count: Int) async {
         guard let candidates = try? await store.autoDownloadCandidates(podcastID: podcast, limit: count) else { return }
         for id in DownloadPolicy.autoDownload(newest: candidates, count: count) where items[id] == nil {
-            try? await request(id, automatic: true)
+            do throws(CommandError) { try await request(id, automatic: true) } catch {
+                Log.warning("downloads", "auto-download of episode \(id) not queued: \(error.message)")
+            }
         }
     }
 

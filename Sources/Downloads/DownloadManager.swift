@@ -46,7 +46,7 @@ public actor DownloadManager {
     /// so two transfers never write the same partial file.
     var stopping: [Int64: Running] = [:]
     var lastProgressSave: [Int64: Date] = [:]
-    var listeners: [UUID: Listener] = [:]
+    var listeners = Listeners<DownloadsMessage>()
     var throttle: PublishThrottle
     var publishTask: Task<Void, Never>?
     private var eventTask: Task<Void, Never>?

@@ -16,7 +16,7 @@ public actor PlaybackEngine {
 
     public internal(set) var state = PlaybackState()
     private(set) var seq: UInt64 = 0
-    var listeners: [UUID: Listener] = [:]
+    var listeners = Listeners<ServerMessage>()
     /// Where mpv stands with the file of `state.episode` (`LoadPhase`: idle, opening, open).
     var loading = LoadPhase.idle
     /// Whether mpv holds the file of `state.episode` (false after it ended or failed).
@@ -87,13 +87,9 @@ public actor PlaybackEngine {
 
     /// Registers a listener; it is told nothing until the next change (ask `snapshot()` first).
     @discardableResult
-    public func addListener(_ listener: @escaping Listener) -> UUID {
-        let id = UUID()
-        listeners[id] = listener
-        return id
-    }
+    public func addListener(_ listener: @escaping Listener) -> UUID { listeners.add(listener) }
 
-    public func removeListener(_ id: UUID) { listeners[id] = nil }
+    public func removeListener(_ id: UUID) { listeners.remove(id) }
 
     /// The current `state` message (what a client gets on connect).
     public func snapshot() -> ServerMessage {
@@ -107,14 +103,14 @@ public actor PlaybackEngine {
         refreshSleepStatus()
         seq += 1
         let message = ServerMessage.state(seq: seq, state)
-        for listener in listeners.values { listener(message) }
+        listeners.send(message)
     }
 
     func publishTime() {
         seq += 1
         let message = ServerMessage.time(seq: seq, position: state.position, duration: state.duration,
                                          rate: state.rate, paused: state.paused)
-        for listener in listeners.values { listener(message) }
+        listeners.send(message)
     }
 
     private func tick() async {

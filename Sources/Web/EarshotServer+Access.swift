@@ -41,6 +41,10 @@ extension EarshotServer: AccessGate {
     private func noteSeen(_ device: Int64) {
         guard devices.seen(device) else { return }
         let store = self.store
-        Task { try? await store.touchDevice(id: device, at: Date()) }
+        Task {
+            do { try await store.touchDevice(id: device, at: Date()) } catch {
+                Log.warning("pairing", "could not store when device \(device) was last seen: \(String(reflecting: error))")
+            }
+        }
     }
 }

@@ -17,7 +17,9 @@ extension FeedRefresher {
         let store = self.store
         func fail(_ status: Podcast.Status, _ message: String) async -> FeedRefreshOutcome {
             // If even the failure cannot be recorded, the library is in trouble: the outcome still says why.
-            try? await store.markFailed(podcastID: feed.podcastID, status: status, message: message)
+            do { try await store.markFailed(podcastID: feed.podcastID, status: status, message: message) } catch {
+                Log.error("refresh", "could not store why \(feed.feedURL) failed (\(message)): \(String(reflecting: error))")
+            }
             return .failed(status, message)
         }
         // The bundled demo ("/demo/feed.xml") is read from disk at start; there is nothing to fetch.

@@ -49,6 +49,7 @@ struct ReadOnlyLibraryTests {
             _ = try await a.receive { $0["type"] as? String == "ack" && $0["id"] as? Int == 6 }
             let stored = try #require(try await h.store.episode(id: episode)?.position)
             #expect(stored >= 42 && stored < 50, "the position after the failed saves is stored: \(stored)")
+            _ = try await b.receive { $0["type"] as? String == "state" && $0["paused"] as? Bool == true }
             try await a.send(#"{"id":7,"cmd":"resume"}"#)
             let cleared = try await b.receive { $0["type"] as? String == "state" && $0["paused"] as? Bool == false }
             #expect(cleared["notice"] is NSNull)

@@ -15,12 +15,13 @@ import urllib.request
 
 import pytest
 from selenium import webdriver
+from selenium.common.exceptions import TimeoutException
 from selenium.webdriver.common.by import By
 from selenium.webdriver.support.ui import Select, WebDriverWait
 
 from conftest import by_css, open_page, set_viewport, wait_until
-from screens import match_baseline
 from lan_net import ANDROID, demo_episode_id, lan_server, net  # noqa: F401 (fixtures)
+from screens import match_baseline
 
 PHONE = (390, 844)
 
@@ -75,7 +76,12 @@ def wait_ready(browser, view, timeout=10):
 def host_code(driver, server, net):
     """Opens a pairing code in the host's Devices view (QR code naming the namespace's side of the
     veth); returns the code's digits."""
-    open_page(driver, server, "/devices")
+    try:
+        open_page(driver, server, "/devices")
+    except TimeoutException:
+        # The host's Chromium drops the loads in flight when it notices the test's veth appear
+        # (net::ERR_NETWORK_CHANGED in its log, a moment after the namespace is made): once more.
+        open_page(driver, server, "/devices")
     button = WebDriverWait(driver, 10).until(lambda d: d.find_element(By.CSS_SELECTOR, ".devices-open"))
     button.click()
     code = WebDriverWait(driver, 10).until(lambda d: d.find_element(By.CSS_SELECTOR, ".devices-code").text.replace(" ", ""))
