@@ -210,8 +210,6 @@ final class XMLEventStream {
         guard let context else { return }
         Unmanaged<XMLEventStream>.fromOpaque(context)._withUnsafeGuaranteedRef(body)
     }
-
-    fileprivate var eventHandler: XMLEventHandler { handler }
 }
 
 // The SAX callbacks: plain C functions, so they capture nothing and find the stream through `context`.

@@ -68,8 +68,4 @@ public struct HTTPResponse: Sendable {
         let body = (try? JSONEncoder().encode(["error": message])) ?? Data(#"{"error":"internal error"}"#.utf8)
         return jsonText(body, status: status)
     }
-
-    public static func text(_ status: Int, _ text: String) -> HTTPResponse {
-        HTTPResponse(status: status, body: Data(text.utf8))
-    }
 }
