@@ -7,7 +7,7 @@ swiftc=${SWIFTC:-$(command -v swiftc || echo /opt/swift/usr/bin/swiftc)}
 flags=(-sanitize=fuzzer,address -parse-as-library -g -O -I "$out" -I Sources/CLibXML2 -Xcc -I/usr/include/libxml2)
 mkdir -p "$out"
 "$swiftc" "${flags[@]}" -module-name EarshotCore -emit-module -emit-module-path "$out/EarshotCore.swiftmodule" \
-    -c Sources/EarshotCore/*.swift -wmo -o "$out/EarshotCore.o"
+    -c $(find Sources/EarshotCore -name '*.swift' | sort) -wmo -o "$out/EarshotCore.o"  # in folders by concern
 "$swiftc" "${flags[@]}" -module-name Feeds -emit-module -emit-module-path "$out/Feeds.swiftmodule" \
     -c Sources/Feeds/*.swift -wmo -o "$out/Feeds.o"
 "$swiftc" "${flags[@]}" -module-name FeedsFuzz Fuzz/FeedsFuzz/*.swift "$out/EarshotCore.o" "$out/Feeds.o" \
