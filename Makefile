@@ -9,7 +9,7 @@ AUDIO ?=
 LAN ?=
 TEST_OUTPUT ?= test-output
 
-.PHONY: run test build release setup-run setup-test swift-test browser-test bench fuzz clean
+.PHONY: run test build release setup-run setup-test swift-test browser-test baselines bench fuzz clean
 
 run: setup-run release
 	.build/release/earshot serve --port $(PORT) $(if $(AUDIO),--audio-output $(AUDIO)) $(if $(LAN),--lan)
@@ -38,6 +38,15 @@ swift-test:
 browser-test:
 	mkdir -p $(TEST_OUTPUT)
 	EARSHOT_BIN=.build/debug/earshot TEST_OUTPUT=$(abspath $(TEST_OUTPUT)) .venv/bin/python -m pytest -v Tests/e2e
+
+# Rewrites the screenshot baselines (Tests/e2e/baselines/*.png) that are missing or no longer
+# match, by running the browser tests with EARSHOT_UPDATE_BASELINES=1 (Tests/e2e/screens.py);
+# look at what changed (git status, the images) before committing. One file:
+# `make baselines BASELINE_TESTS=Tests/e2e/test_layout.py`.
+BASELINE_TESTS ?= Tests/e2e
+baselines: setup-test build
+	mkdir -p $(TEST_OUTPUT)
+	EARSHOT_UPDATE_BASELINES=1 EARSHOT_BIN=.build/debug/earshot TEST_OUTPUT=$(abspath $(TEST_OUTPUT)) .venv/bin/python -m pytest -v $(BASELINE_TESTS)
 
 # Feed-parser benchmark against xmllint, podcastparser, feedparser and feedparser-rs, then the
 # many-clients benchmark (latency of a change to every client, CPU of 500 clients) and the downloads

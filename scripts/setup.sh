@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Installs what Earshot needs and is missing; does nothing when all is there.
 #   scripts/setup.sh run    build + run needs (C libraries)
-#   scripts/setup.sh test   also the browser-test needs (Chromium, its driver, a venv with selenium)
+#   scripts/setup.sh test   also the browser-test needs (Chromium, its driver, a venv with selenium, pillow)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -35,10 +35,11 @@ if [ "$mode" = test ]; then
     # Debian's own python3 has python3-venv; fall back to whatever python3 is first on PATH.
     python=/usr/bin/python3
     [ -x "$python" ] || python=$(command -v python3)
-    if ! .venv/bin/python -c "import selenium, pytest" 2>/dev/null; then
-        echo "setup: creating .venv with selenium and pytest"
+    # pillow: the screenshots are compared with their baselines (Tests/e2e/screens.py).
+    if ! .venv/bin/python -c "import selenium, pytest, PIL" 2>/dev/null; then
+        echo "setup: creating .venv with selenium, pytest and pillow"
         rm -rf .venv
         "$python" -m venv .venv
-        .venv/bin/pip install -q --disable-pip-version-check selenium pytest
+        .venv/bin/pip install -q --disable-pip-version-check selenium pytest pillow
     fi
 fi
