@@ -61,7 +61,8 @@ struct RouteAccessTableTests {
         #expect(RoutePattern("/").match("/") == [:])
         #expect(RoutePattern("/").match("/x") == nil)
         #expect(RoutePattern("/api/podcasts/{id}").match("/api/podcasts/12") == ["id": "12"])
-        for bad in ["/api/podcasts/0", "/api/podcasts/-1", "/api/podcasts/x", "/api/podcasts/", "/api/podcasts/1/", "/api/podcasts"] {
+        for bad in ["/api/podcasts/0", "/api/podcasts/-1", "/api/podcasts/x", "/api/podcasts/", "/api/podcasts/1/", "/api/podcasts",
+                    "/api/podcasts/+5", "/api/podcasts/007", "/api/podcasts/99999999999999999999"] {
             #expect(RoutePattern("/api/podcasts/{id}").match(bad) == nil, "\(bad)")
         }
         #expect(RoutePattern("/artwork/{key}/{file}").match("/artwork/ab/96.jpg") == ["key": "ab", "file": "96.jpg"])

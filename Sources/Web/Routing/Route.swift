@@ -61,10 +61,17 @@ struct RoutePattern: Sendable, Equatable, CustomStringConvertible {
     }
 
     /// The parameters when `path` matches, nil when it does not.
-    func match(_ path: String) -> [String: String]? {
+    func match(_ path: String) -> [String: String]? { match(segments: Self.segments(of: path)) }
+
+    /// A path's segments as `match(segments:)` takes them: "/" has none; "/a/" keeps its trailing
+    /// empty segment, which no pattern matches.
+    static func segments(of path: String) -> [Substring] {
         let parts = path.split(separator: "/", omittingEmptySubsequences: false).dropFirst()
-        // "/" is one empty part; "/a/" has a trailing empty part that no pattern matches.
-        let given = parts.count == 1 && parts.first == "" ? [] : Array(parts)
+        return parts.count == 1 && parts.first == "" ? [] : Array(parts)
+    }
+
+    /// The parameters when the path split by `segments(of:)` matches (the table splits a path once for all rows).
+    func match(segments given: [Substring]) -> [String: String]? {
         var parameters: [String: String] = [:]
         for (index, segment) in segments.enumerated() {
             switch segment {
@@ -79,7 +86,9 @@ struct RoutePattern: Sendable, Equatable, CustomStringConvertible {
                 guard index < given.count, !given[index].isEmpty else { return nil }
                 parameters[name] = String(given[index])
             case .id(let name):
-                guard index < given.count, let id = Int64(given[index]), id > 0 else { return nil }
+                // Digits only: Int64 would also read "+5" and "007".
+                guard index < given.count, given[index].first != "0", given[index].allSatisfy({ $0 >= "0" && $0 <= "9" }),
+                      let id = Int64(given[index]), id > 0 else { return nil }
                 parameters[name] = String(id)
             }
         }
@@ -113,8 +122,9 @@ extension Array where Element == Route {
     func lookup(method: String, path: String) -> RouteLookup {
         var allowed: [String] = []
         var access: RouteAccess?
+        let segments = RoutePattern.segments(of: path)
         for route in self {
-            guard let parameters = route.pattern.match(path) else { continue }
+            guard let parameters = route.pattern.match(segments: segments) else { continue }
             if route.answers(method) { return .found(route, parameters) }
             for method in route.methods + (route.methods.contains("GET") ? ["HEAD"] : []) where !allowed.contains(method) {
                 allowed.append(method)
