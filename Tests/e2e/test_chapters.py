@@ -9,9 +9,9 @@ import json
 
 from selenium.webdriver.common.action_chains import ActionChains
 
-from conftest import (SCREENSHOTS, all_css, by_css, command, open_page, overflow, set_viewport, small_targets, tap,
-                      wait_until)
+from conftest import all_css, by_css, command, open_page, overflow, set_viewport, small_targets, tap, wait_until
 from feeds import REPO, item, rss
+from screens import match_baseline, rewind
 
 CHAPTERS = [(0, "Welcome"), (20.5, "The middle part"), (40, "The last part")]
 
@@ -116,7 +116,19 @@ def server_at(server, episode, chapter, low, high):
             and low <= state["position"] <= high)
 
 
-def test_player_chapters_demo(server, driver):
+def shown_playing(driver, server):
+    """The server plays and the page's play button says so (Pause)."""
+    return (not server.state()["paused"]
+            and by_css(driver, ".transport-toggle").get_attribute("aria-label") == "Pause")
+
+
+# Back to here before each screenshot in the demo's third chapter (26.3 s to 41.4 s): the
+# mini-player's line, the highlighted row and the stored position are the same every run.
+IN_THIRD_CHAPTER = 27
+
+
+def test_player_chapters_demo(own_server, driver):
+    server = own_server  # a fresh library: the screenshots must not show what earlier tests left
     episode = demo_with_chapters(server)
     open_page(driver, server, "/player")
     assert command(driver, "play", episode=episode["id"])["type"] == "ack"
@@ -170,16 +182,17 @@ def test_player_chapters_demo(server, driver):
     assert current_row(driver) == 2
 
     # On any other page the mini-player names the chapter playing (in place of the podcast), and follows it.
+    rewind(driver, server, to=IN_THIRD_CHAPTER)  # before the page load: the rows show this stored position
     open_page(driver, server, "/")
     mini_line = lambda: by_css(driver, "#mini-player .mini-podcast").text  # noqa: E731
     wait_until(lambda: mini_line() == DEMO_CHAPTERS[2][1], message="the mini-player names the third chapter")
     assert "is-chapter" in by_css(driver, "#mini-player .mini-podcast").get_attribute("class")
-    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
-    driver.save_screenshot(str(SCREENSHOTS / "mini-player-chapter-desktop.png"))
+    match_baseline(driver, "mini-player-chapter-desktop")
     try:
         set_viewport(driver, 390, 844, mobile=True)
+        rewind(driver, server, to=IN_THIRD_CHAPTER)
         wait_until(lambda: mini_line() == DEMO_CHAPTERS[2][1], message="the chapter at phone size")
-        driver.save_screenshot(str(SCREENSHOTS / "mini-player-chapter-phone.png"))
+        match_baseline(driver, "mini-player-chapter-phone")
     finally:
         set_viewport(driver, 1280, 800)
     assert command(driver, "chapter", index=3)["type"] == "ack"
@@ -188,10 +201,11 @@ def test_player_chapters_demo(server, driver):
     wait_until(lambda: server_at(server, episode, 2, 26.3, 29), timeout=8, message="back in the third chapter")
     open_page(driver, server, "/player")
 
-    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
     try:
         for size, (width, height) in {"desktop": (1280, 800), "phone": (390, 844)}.items():
             set_viewport(driver, width, height, mobile=size == "phone")
+            rewind(driver, server, to=IN_THIRD_CHAPTER)
+            wait_until(lambda: current_row(driver) == 2, message="the third chapter highlighted")
             driver.execute_script("window.scrollTo(0, 0)")
             rows = wait_until(lambda: player_rows(driver), message="the list after resizing")
             if size == "desktop":  # beside the controls, the whole list in view
@@ -204,10 +218,12 @@ def test_player_chapters_demo(server, driver):
             page_width, window_width = overflow(driver)
             assert page_width <= window_width, f"{size}: the page scrolls sideways"
             assert not small_targets(driver, ".player-chapters button, .player-chapters a"), small_targets(driver, ".player-chapters button")
-            driver.save_screenshot(str(SCREENSHOTS / f"player-chapters-{size}.png"))
+            match_baseline(driver, f"player-chapters-{size}")
             if size == "phone":
                 tap(driver, player_rows(driver)[3])
-                driver.save_screenshot(str(SCREENSHOTS / "player-chapters-phone-list.png"))
+                wait_until(lambda: server_at(server, episode, 3, 41.4, 50) and current_row(driver) == 3, timeout=8,
+                           message="the tapped fourth chapter playing and highlighted")
+                match_baseline(driver, "player-chapters-phone-list")
     finally:
         set_viewport(driver, 1280, 800)
     command(driver, "stop")
@@ -216,8 +232,9 @@ def test_player_chapters_demo(server, driver):
 ARTWORK_JPG = (REPO / "Public" / "demo" / "artwork" / "episode-02.jpg").read_bytes()
 
 
-def test_player_chapters_json_with_images(server, driver, feed_server):
+def test_player_chapters_json_with_images(own_server, driver, feed_server):
     """A Podcasting 2.0 chapters file beats the MP3's own ID3 chapters and brings images and links."""
+    server = own_server  # a fresh library and settings: the player's screenshots must not show what earlier tests left
     audio = feed_server.put_audio("/json-chapters/audio.mp3")
     image = feed_server.put("/json-chapters/art.jpg", ARTWORK_JPG, content_type="image/jpeg")
     chapters = {"version": "1.2.0", "chapters": [
@@ -247,15 +264,19 @@ def test_player_chapters_json_with_images(server, driver, feed_server):
     assert len(all_css(driver, ".scrubber-mark")) == 2
     assert feed_server.hits.get("/json-chapters/chapters.json") == 1
 
-    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
     try:
         for size, (width, height) in {"desktop": (1280, 800), "phone": (390, 844)}.items():
             set_viewport(driver, width, height, mobile=size == "phone")
             rows = player_rows(driver)
             tap(driver, rows[-1])
             wait_until(lambda: current_row(driver) == 2, timeout=8, message="the tapped chapter highlighted")
-            driver.save_screenshot(str(SCREENSHOTS / f"player-chapters-images-{size}.png"))
+            # The tap plays (the episode was paused): the screenshot shows it playing.
+            wait_until(lambda: server_at(server, episode, 2, 45, 60) and shown_playing(driver, server), timeout=8,
+                       message="the tapped chapter playing")
+            match_baseline(driver, f"player-chapters-images-{size}")
             assert command(driver, "pause")["type"] == "ack"
+            wait_until(lambda: by_css(driver, ".transport-toggle").get_attribute("aria-label") == "Play",
+                       message="the page to show it paused")
     finally:
         set_viewport(driver, 1280, 800)
     command(driver, "stop")

@@ -12,6 +12,7 @@ from selenium.webdriver.common.by import By
 from conftest import (SCREENSHOTS, all_css, by_css, command, open_page, overflow, set_viewport, small_targets, tap,
                       wait_until)
 from feeds import REPO, item, rss
+from screens import match_baseline, rewind
 from test_queue import second_browser
 
 ARTWORK = (REPO / "Public" / "demo" / "artwork" / "episode-02.jpg").read_bytes()
@@ -39,6 +40,28 @@ def subscribe_broken_feed(server, feed_server, name):
 def alert_text(browser):
     alerts = [a for a in all_css(browser, ".playback-error") if a.is_displayed()]
     return alerts[0].text if alerts else ""
+
+
+def error_settled(browser, server):
+    """Waits until the error strip shows the server's error as it is now (before a screenshot)."""
+    shown = "return document.querySelector('.playback-error .playback-alert-text').textContent"
+    wait_until(lambda: alert_text(browser) and (error := server.state()["error"]) and browser.execute_script(shown) == error,
+               message="the strip to show the server's error")
+
+
+# The still page of a screenshot (screens.py) turns animations off, and with them the ring's
+# `buffering-appear` (opacity 0 → 1 after 0.25 s): the ring would vanish. It is shown as the test
+# saw it just before (opacity 1), at the start of its turn (no rotation).
+RING_SHOWN = """
+    const sheet = new CSSStyleSheet();
+    sheet.replaceSync('.transport-toggle.is-buffering::after, .mini-toggle.is-buffering::after { opacity: 1 !important; }');
+    document.adoptedStyleSheets = [...document.adoptedStyleSheets, sheet];
+    window.__earshotRingShown = sheet;
+"""
+RING_RELEASED = """
+    const sheet = window.__earshotRingShown;
+    document.adoptedStyleSheets = document.adoptedStyleSheets.filter((s) => s !== sheet);
+"""
 
 
 def test_a_broken_episode_shows_its_error_on_every_client_and_the_queue_moves_on(driver, own_server, feed_server):
@@ -70,7 +93,9 @@ def test_a_broken_episode_shows_its_error_on_every_client_and_the_queue_moves_on
         assert not all_css(driver, f'.episode[data-episode-id="{good["id"]}"] .failed-mark')
         # The mini-player shows the good episode playing.
         wait_until(lambda: by_css(driver, ".mini-title").text == "Good episode", message="the mini-player")
-        driver.save_screenshot(str(SCREENSHOTS / "errors-list-1280.png"))
+        rewind(driver, server)  # the mini-player names the same chapter every run
+        error_settled(driver, server)
+        match_baseline(driver, "errors-list-1280")
 
         # Dismissing hides it in this browser only.
         tap(driver, by_css(driver, ".playback-error .playback-alert-dismiss"))
@@ -79,10 +104,14 @@ def test_a_broken_episode_shows_its_error_on_every_client_and_the_queue_moves_on
 
         # The phone layout, in the player.
         set_viewport(other, 390, 844, mobile=True)
+        rewind(other, server)  # the player's chapter list: the same chapter current every run
         open_page(other, server, "/player")
         wait_until(lambda: alert_text(other), message="the strip on the phone")
         assert overflow(other)[0] <= overflow(other)[1], "no sideways scrolling"
-        other.save_screenshot(str(SCREENSHOTS / "errors-player-390.png"))
+        wait_until(lambda: len(all_css(other, ".player-chapters .chapter")) == 4
+                   and all_css(other, ".player-chapters .chapter.is-current"), message="the chapter list, one current")
+        error_settled(other, server)
+        match_baseline(other, "errors-player-390")
     finally:
         other.quit()
         command(driver, "stop")
@@ -104,7 +133,12 @@ def test_the_play_button_turns_while_mpv_waits_for_a_slow_server(driver, own_ser
     # The ring is drawn (after its 0.25 s delay) and turns.
     wait_until(lambda: driver.execute_script(
         "return getComputedStyle(arguments[0], '::after').opacity === '1'", ring), message="the ring to show")
-    driver.save_screenshot(str(SCREENSHOTS / "buffering-player-1280.png"))
+    driver.execute_script(RING_SHOWN)
+    try:
+        match_baseline(driver, "buffering-player-1280")
+    finally:
+        driver.execute_script(RING_RELEASED)
+    assert all_css(driver, ".transport-toggle.is-buffering"), "still buffering after the screenshot: it shows the ring"
     # Once mpv has the data it plays and the ring goes.
     wait_until(lambda: not (s := server.state())["buffering"] and s["position"] > 0.5, timeout=20,
                message="playback to start")

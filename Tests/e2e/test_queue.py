@@ -5,8 +5,9 @@ from selenium import webdriver
 from selenium.webdriver.chrome.service import Service
 from selenium.webdriver.common.by import By
 
-from conftest import (SCREENSHOTS, all_css, by_css, command, open_page, overflow, play_from_start, set_viewport,
-                      small_targets, tap, wait_until)
+from conftest import (all_css, by_css, command, open_page, overflow, play_from_start, set_viewport, small_targets, tap,
+                      wait_until)
+from screens import match_baseline, rewind
 
 # Records the handlers the app registers with the Media Session, so the test can run them.
 RECORD_HANDLERS = """
@@ -62,7 +63,8 @@ def reset(browser):
         command(browser, cmd, **args)
 
 
-def test_queue_from_rows_queue_view_and_transport(server, driver):
+def test_queue_from_rows_queue_view_and_transport(own_server, driver):
+    server = own_server  # a fresh library: the screenshots must not show what earlier tests left
     first, second, third = demo_episodes(server)[:3]
     ids = [first["id"], second["id"], third["id"]]
     open_page(driver, server, "/")
@@ -119,18 +121,20 @@ def test_queue_from_rows_queue_view_and_transport(server, driver):
         for size, (width, height) in {"desktop": (1280, 800), "phone": (390, 844)}.items():
             set_viewport(driver, width, height, mobile=size == "phone")
             try:
+                rewind(driver, server)  # before each page with a screenshot: the same chapter and stored position
                 open_page(driver, server, "/")
                 go_to_queue(driver)
                 wait_until(lambda: len(queue_ids(driver)) == 3, message="the queue view")
-                driver.save_screenshot(str(SCREENSHOTS / f"queue-{size}.png"))
+                match_baseline(driver, f"queue-{size}")
                 assert small_targets(driver, ".queue-list button, .queue-head button") == []
                 scroll_width, inner = overflow(driver)
                 assert scroll_width <= inner, f"queue view overflows sideways: {scroll_width} > {inner}"
                 if size == "phone":
+                    rewind(driver, server)  # the rows draw their progress from the stored position
                     open_page(driver, server, "/")
                     tap(driver, by_css(driver, ".episode-list .more-button"))
                     wait_until(lambda: all_css(driver, ".row-menu"), message="the row menu")
-                    driver.save_screenshot(str(SCREENSHOTS / "row-menu-phone.png"))
+                    match_baseline(driver, "row-menu-phone")
                     assert small_targets(driver, ".row-menu button, .episode-list button") == []
                     assert overflow(driver)[0] <= overflow(driver)[1]
             finally:
@@ -169,8 +173,9 @@ def test_queue_from_rows_queue_view_and_transport(server, driver):
         for size, (width, height) in {"desktop": (1280, 800), "phone": (390, 844)}.items():
             set_viewport(driver, width, height, mobile=size == "phone")
             try:
+                rewind(driver, server)
                 driver.execute_script("window.scrollTo(0, 0)")
-                driver.save_screenshot(str(SCREENSHOTS / f"player-queue-{size}.png"))
+                match_baseline(driver, f"player-queue-{size}")
                 assert small_targets(driver, ".player a, .player button") == []
                 scroll_width, inner = overflow(driver)
                 assert scroll_width <= inner, f"player overflows sideways: {scroll_width} > {inner}"
