@@ -4,19 +4,12 @@
 public enum SHA256 {
     /// The 32-byte digest of `bytes`.
     public static func digest<S: Sequence>(_ bytes: S) -> [UInt8] where S.Element == UInt8 {
-        var message = Array(bytes)
-        let bitLength = UInt64(message.count) &* 8
-        message.append(0x80)
-        while message.count % 64 != 56 { message.append(0) }
-        for shift in stride(from: 56, through: 0, by: -8) { message.append(UInt8(truncatingIfNeeded: bitLength >> UInt64(shift))) }
+        let message = DigestPadding.padded(bytes)
 
         var h = initial
         var w = [UInt32](repeating: 0, count: 64)
         for block in stride(from: 0, to: message.count, by: 64) {
-            for i in 0..<16 {
-                let j = block + i * 4
-                w[i] = UInt32(message[j]) << 24 | UInt32(message[j + 1]) << 16 | UInt32(message[j + 2]) << 8 | UInt32(message[j + 3])
-            }
+            for i in 0..<16 { w[i] = DigestPadding.word(message, block, i) }
             for i in 16..<64 {
                 let s0 = rotr(w[i - 15], 7) ^ rotr(w[i - 15], 18) ^ (w[i - 15] >> 3)
                 let s1 = rotr(w[i - 2], 17) ^ rotr(w[i - 2], 19) ^ (w[i - 2] >> 10)
@@ -34,7 +27,7 @@ public enum SHA256 {
             }
             for (i, value) in [a, b, c, d, e, f, g, hh].enumerated() { h[i] = h[i] &+ value }
         }
-        return h.flatMap { word in [24, 16, 8, 0].map { UInt8(truncatingIfNeeded: word >> UInt32($0)) } }
+        return DigestPadding.bytes(h)
     }
 
     /// The digest of `text`'s UTF-8 as 64 lower-case hex digits.

@@ -1,0 +1,45 @@
+/// The HTTP request a directory search is: the address (the provider's base, its path, the
+/// term percent-encoded) and the headers. Pure: the caller fetches it.
+public struct DirectoryRequest: Sendable, Equatable {
+    public var url: String
+    public var headers: [String: String]
+
+    /// Results asked for: enough for a screenful, few enough to answer quickly.
+    public static let limit = 30
+
+    /// A search for `term` at `base` (a base URL without a trailing slash is fine either way).
+    /// Podcast Index needs `credentials`; nil there is refused by the caller before asking.
+    public static func search(_ provider: DirectoryProvider, base: String, term: String,
+                              credentials: PodcastIndexCredentials? = nil, unixTime: Int64,
+                              userAgent: String) -> DirectoryRequest {
+        let root = base.hasSuffix("/") ? String(base.dropLast()) : base
+        let q = QueryEncoding.component(term)
+        switch provider {
+        case .itunes:
+            return DirectoryRequest(url: "\(root)/search?media=podcast&entity=podcast&limit=\(limit)&term=\(q)",
+                                    headers: ["User-Agent": userAgent])
+        case .podcastindex:
+            var headers: [String: String] = ["User-Agent": userAgent]
+            for (name, value) in credentials?.headers(unixTime: unixTime, userAgent: userAgent) ?? [] { headers[name] = value }
+            return DirectoryRequest(url: "\(root)/api/1.0/search/byterm?max=\(limit)&q=\(q)", headers: headers)
+        }
+    }
+}
+
+/// Percent-encoding of a query component (RFC 3986: unreserved characters stay, every other
+/// UTF-8 byte becomes %XX), without Foundation's URLComponents.
+public enum QueryEncoding {
+    public static func component(_ text: String) -> String {
+        var out = ""
+        for byte in text.utf8 {
+            switch byte {
+            case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
+                 UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"), UInt8(ascii: "~"):
+                out.unicodeScalars.append(Unicode.Scalar(byte))
+            default:
+                out += "%" + Hex.encode([byte]).uppercased()
+            }
+        }
+        return out
+    }
+}
