@@ -36,9 +36,11 @@ public struct FeedFetcher: Sendable {
         self.userAgent = userAgent
     }
 
-    /// Fetches `url`. Sends `If-None-Match` / `If-Modified-Since` when validators are given.
+    /// Fetches `url`. Sends `If-None-Match` / `If-Modified-Since` when validators are given, and
+    /// `headers` after its own (a directory's signature; they may replace `Accept`).
     /// Throws `FeedError.invalidURL`, `.httpStatus`, `.network` or `.tooLarge`.
-    public func fetch(_ url: URL, etag: String? = nil, lastModified: String? = nil) async throws -> Response {
+    public func fetch(_ url: URL, etag: String? = nil, lastModified: String? = nil,
+                      headers: [String: String] = [:]) async throws -> Response {
         guard Self.isFetchable(url) else { throw FeedError.invalidURL(url.absoluteString) }
         var request = URLRequest(url: url, cachePolicy: .reloadIgnoringLocalCacheData, timeoutInterval: timeout)
         // Set again: FoundationNetworking on Linux ignores the initializer's timeout (the request would never time out).
@@ -48,6 +50,7 @@ public struct FeedFetcher: Sendable {
                          forHTTPHeaderField: "Accept")
         if let etag { request.setValue(etag, forHTTPHeaderField: "If-None-Match") }
         if let lastModified { request.setValue(lastModified, forHTTPHeaderField: "If-Modified-Since") }
+        for (name, value) in headers { request.setValue(value, forHTTPHeaderField: name) }
         return try await FetchTask(request: request, maximumBytes: maximumBytes).run()
     }
 

@@ -123,14 +123,15 @@ public struct RawHTTP {
         public var text: String { String(decoding: body, as: UTF8.self) }
     }
 
+    /// `timeout`: how long the answer may take (seconds without a byte).
     public static func request(port: Int, method: String = "GET", path: String, headers: [String: String] = [:],
-                               body: Data = Data()) async throws -> (Response, LoopbackSocket) {
-        try await offThePool { try requestBlocking(port: port, method: method, path: path, headers: headers, body: body) }
+                               body: Data = Data(), timeout: Double = 5) async throws -> (Response, LoopbackSocket) {
+        try await offThePool { try requestBlocking(port: port, method: method, path: path, headers: headers, body: body, timeout: timeout) }
     }
 
     static func requestBlocking(port: Int, method: String, path: String, headers: [String: String],
-                                body: Data) throws -> (Response, LoopbackSocket) {
-        let socket = try LoopbackSocket(port: port)
+                                body: Data, timeout: Double = 5) throws -> (Response, LoopbackSocket) {
+        let socket = try LoopbackSocket(port: port, timeout: timeout)
         var lines = ["\(method) \(path) HTTP/1.1"]
         var all = headers
         if all["Host"] == nil { all["Host"] = "127.0.0.1:\(port)" }

@@ -22,20 +22,6 @@ public struct HTTPRequest: Sendable {
         self.method = method; self.path = path; self.query = query; self.headers = headers; self.body = body
         self.peer = peer; self.requester = requester
     }
-
-    /// Parses "a=1&b=two" (percent-decoded, "+" as space).
-    public static func parseQuery(_ string: String) -> [String: String] {
-        var result: [String: String] = [:]
-        for pair in string.split(separator: "&") {
-            let parts = pair.split(separator: "=", maxSplits: 1)
-            func decode(_ s: Substring) -> String {
-                String(s).replacingOccurrences(of: "+", with: " ").removingPercentEncoding ?? String(s)
-            }
-            guard let key = parts.first else { continue }
-            result[decode(key)] = parts.count > 1 ? decode(parts[1]) : ""
-        }
-        return result
-    }
 }
 
 /// An HTTP response: status, headers, the whole body.

@@ -84,6 +84,25 @@ extension LWSServer {
         return String(decoding: UnsafeRawBufferPointer(start: input, count: len), as: UTF8.self)
     }
 
+    /// The URL's arguments. lws keeps each one url-decoded in a fragment of its own ("q=a b",
+    /// "provider=x"); the whole header would join them with commas, so `?q=a&b=c` read as one
+    /// value "a,b=c". A name without "=" has the value "".
+    func queryArguments(_ wsi: OpaquePointer) -> [String: String] {
+        let total = Int(lws_hdr_total_length(wsi, WSI_TOKEN_HTTP_URI_ARGS))
+        guard total > 0 else { return [:] }
+        var arguments: [String: String] = [:]
+        var buffer = [CChar](repeating: 0, count: total + 1)
+        for index in 0..<Self.maxQueryArguments {
+            let copied = Int(lws_hdr_copy_fragment(wsi, &buffer, Int32(buffer.count), WSI_TOKEN_HTTP_URI_ARGS, Int32(index)))
+            guard copied >= 0 else { break }
+            let text = String(decoding: buffer[0..<copied].map { UInt8(bitPattern: $0) }, as: UTF8.self)
+            let parts = text.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
+            guard let name = parts.first, !name.isEmpty, arguments[String(name)] == nil else { continue } // the first one counts
+            arguments[String(name)] = parts.count > 1 ? String(parts[1]) : ""
+        }
+        return arguments
+    }
+
     func header(_ wsi: OpaquePointer, _ token: lws_token_indexes) -> String? {
         let length = Int(lws_hdr_total_length(wsi, token))
         guard length > 0 else { return nil }
@@ -99,7 +118,7 @@ extension LWSServer {
         let conn = connection(wsi)
         conn.resetRequest()
         conn.path = path.isEmpty ? "/" : path
-        conn.query = header(wsi, WSI_TOKEN_HTTP_URI_ARGS) ?? ""
+        conn.query = queryArguments(wsi)
         for (name, token) in [("host", WSI_TOKEN_HOST), ("origin", WSI_TOKEN_ORIGIN),
                               ("if-none-match", WSI_TOKEN_HTTP_IF_NONE_MATCH),
                               ("content-type", WSI_TOKEN_HTTP_CONTENT_TYPE),

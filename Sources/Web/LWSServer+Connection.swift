@@ -17,7 +17,7 @@ extension LWSServer {
         // The HTTP request being read.
         var method = "GET"
         var path = "/"
-        var query = ""
+        var query: [String: String] = [:]
         var headers: [String: String] = [:]
         var body = Data()
         var bodyTooLarge = false
@@ -42,11 +42,11 @@ extension LWSServer {
         init(id: ClientID) { self.id = id }
 
         func resetRequest() {
-            method = "GET"; path = "/"; query = ""; headers = [:]; body = Data(); bodyTooLarge = false; refused = false; dispatched = false
+            method = "GET"; path = "/"; query = [:]; headers = [:]; body = Data(); bodyTooLarge = false; refused = false; dispatched = false
         }
 
         var request: HTTPRequest {
-            HTTPRequest(method: method, path: path, query: HTTPRequest.parseQuery(query), headers: headers, body: body,
+            HTTPRequest(method: method, path: path, query: query, headers: headers, body: body,
                         peer: peer, requester: requester)
         }
     }

@@ -53,6 +53,8 @@ public final class LWSServer: @unchecked Sendable {
     /// Largest request body accepted (413 past it) and largest WebSocket message (error past it).
     public static let maxBody = 1 << 20
     public static let maxFrame = 64 << 10
+    /// URL arguments read per request (`?a=1&b=2…`); more are ignored.
+    static let maxQueryArguments = 32
     /// Commands one client may have waiting at once.
     public static let maxCommandsInFlight = 64
 

@@ -1,3 +1,4 @@
+import EarshotCore
 import Foundation
 
 /// Where the server listens and where its files are.
@@ -14,6 +15,15 @@ public struct ServerConfiguration: Sendable {
     public var lan = false
     /// `--allow-host`: more names a request's Host may use (a reverse proxy's, a DNS name).
     public var extraHostNames: [String] = []
+    /// Where each podcast directory is asked (`--itunes-url`, `--podcastindex-url`; tests point them at loopback).
+    public var directoryBaseURLs: [DirectoryProvider: String] = [:]
+    /// The Podcast Index key and secret (`EARSHOT_PODCASTINDEX_KEY` / `_SECRET`): kept here, never sent to a browser.
+    public var podcastIndexCredentials: PodcastIndexCredentials?
+
+    /// The address directory searches of `provider` go to.
+    public func directoryBaseURL(_ provider: DirectoryProvider) -> String {
+        directoryBaseURLs[provider] ?? provider.defaultBaseURL
+    }
 
     public init(host: String = "127.0.0.1", port: Int = 8080, publicDirectory: URL, templatesDirectory: URL) {
         self.host = host; self.port = port

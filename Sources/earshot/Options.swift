@@ -20,11 +20,15 @@ struct Options {
     /// `--lan`: listen on the LAN too (phones pair first); `--allow-host`: more Host names.
     var lan = false
     var allowedHosts: [String] = []
+    /// `--itunes-url`, `--podcastindex-url`: the directories' base addresses.
+    var directoryBaseURLs: [DirectoryProvider: String] = [:]
+    var podcastIndexCredentials: PodcastIndexCredentials?
 
     static let usage = """
     Usage:
       earshot serve [--port N] [--data DIR] [--audio-output NAME] [--no-demo] [--refresh-interval H]
                     [--played-margin S] [--web-root DIR] [--lan] [--allow-host NAME]…
+                    [--itunes-url URL] [--podcastindex-url URL]
       earshot subscribe URL [--data DIR]
       earshot refresh [--data DIR]
       earshot parse FILE|URL [--json] [--timing [--repeat N]]
@@ -47,6 +51,9 @@ struct Options {
                          (default: mpv picks)
     --no-demo            do not add the bundled demo podcast on first start
     --refresh-interval H refresh every feed every H hours (±10 %); 0 or off: never  env EARSHOT_REFRESH_INTERVAL
+    --itunes-url URL     where podcast search asks Apple's directory (default https://itunes.apple.com)  env EARSHOT_ITUNES_URL
+    --podcastindex-url URL  where it asks Podcast Index (default https://api.podcastindex.org)  env EARSHOT_PODCASTINDEX_URL;
+                         its key and secret: env EARSHOT_PODCASTINDEX_KEY, EARSHOT_PODCASTINDEX_SECRET
                          (default: 6)
     --played-margin S    stopping in an episode's last S seconds (0…600)        env EARSHOT_PLAYED_MARGIN
                          marks it played (at most its last tenth); stored, and
@@ -85,6 +92,14 @@ struct Options {
             do { options.refreshSchedule = try RefreshSchedule.parse(hours: hours) } catch {
                 throw OptionError("EARSHOT_REFRESH_INTERVAL: \(error)")
             }
+        }
+
+        for (provider, name) in [(DirectoryProvider.itunes, "EARSHOT_ITUNES_URL"), (.podcastindex, "EARSHOT_PODCASTINDEX_URL")] {
+            if let url = environment[name], !url.isEmpty { options.directoryBaseURLs[provider] = try parseBaseURL(url, name: name) }
+        }
+        if let key = environment["EARSHOT_PODCASTINDEX_KEY"], let secret = environment["EARSHOT_PODCASTINDEX_SECRET"],
+           !key.isEmpty, !secret.isEmpty {
+            options.podcastIndexCredentials = PodcastIndexCredentials(key: key, secret: secret)
         }
 
         var rest = arguments[...]
@@ -131,6 +146,8 @@ struct Options {
                 } catch {
                     throw OptionError("--refresh-interval: \(error)")
                 }
+            case "--itunes-url": options.directoryBaseURLs[.itunes] = try parseBaseURL(try value(), name: flag)
+            case "--podcastindex-url": options.directoryBaseURLs[.podcastindex] = try parseBaseURL(try value(), name: flag)
             case "--web-root": options.webRoot = URL(fileURLWithPath: try value())
             case "--played-margin": options.playedMargin = try parseMargin(try value(), name: flag)
             case "--json", "--timing", "--repeat":
@@ -149,6 +166,13 @@ struct Options {
             }
         }
         return options
+    }
+
+    /// A directory's base address: http(s) with a host.
+    static func parseBaseURL(_ text: String, name: String) throws -> String {
+        guard let url = URL(string: text), let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https",
+              !(url.host ?? "").isEmpty else { throw OptionError("\(name) must be an http or https address, not \"\(text)\"") }
+        return text
     }
 
     /// Seconds within `PlaybackSettings.playedMarginRange`.

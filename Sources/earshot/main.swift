@@ -109,6 +109,8 @@ var configuration = ServerConfiguration(host: options.host, port: options.port, 
                                         templatesDirectory: webRoot.appendingPathComponent("Templates"))
 configuration.lan = options.lan
 configuration.extraHostNames = options.allowedHosts
+configuration.directoryBaseURLs = options.directoryBaseURLs
+configuration.podcastIndexCredentials = options.podcastIndexCredentials
 let server: EarshotServer
 do {
     server = try EarshotServer(configuration: configuration, store: store, engine: engine, downloads: downloads,

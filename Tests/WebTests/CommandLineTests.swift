@@ -153,6 +153,32 @@ struct CommandLineTests {
         #expect(FileManager.default.fileExists(atPath: other.file("library.sqlite").path))
     }
 
+    @Test("serve: --itunes-url and EARSHOT_PODCASTINDEX_* reach directory search; a base that is not http(s) is refused")
+    func directoryOptions() async throws {
+        let dir = TemporaryDirectory()
+        defer { dir.remove() }
+        let directory = try FixtureHTTPServer()
+        defer { directory.stop() }
+        directory.set("/search", body: Data(DirectorySearchTests.iTunesAnswer.utf8))
+        directory.set("/pi/api/1.0/search/byterm", body: Data(DirectorySearchTests.podcastIndexAnswer.utf8))
+        let environment = ["EARSHOT_AUDIO_OUTPUT": "null", "EARSHOT_PODCASTINDEX_URL": directory.url("/pi").absoluteString,
+                           "EARSHOT_PODCASTINDEX_KEY": "k", "EARSHOT_PODCASTINDEX_SECRET": "s"]
+        let status = try await Self.serving(["serve", "--port", "0", "--data", dir.path, "--no-demo",
+                                             "--itunes-url", directory.baseURL.absoluteString], environment: environment) { url in
+            for (provider, title) in [("itunes", "LINUX Unplugged"), ("podcastindex", "Linux Voice")] {
+                let port = try #require(url.port)
+                let data = try await RawHTTP.request(port: port, path: "/api/directory/search?q=linux&provider=\(provider)").0.body
+                let results = try #require((try JSONSerialization.jsonObject(with: data) as? [String: Any])?["results"] as? [[String: Any]],
+                                           "\(String(decoding: data, as: UTF8.self))")
+                #expect(results.first?["title"] as? String == title, "\(provider)")
+            }
+        }
+        #expect(status == 0)
+        #expect(directory.requests.contains { $0.target.hasPrefix("/pi/api/1.0/search/byterm?") && $0.header("x-auth-key") == "k" })
+        let refused = try await Self.run(["serve", "--port", "0", "--data", dir.path, "--itunes-url", "ftp://example.org"])
+        #expect(refused.status == 2 && refused.err.contains("--itunes-url must be an http or https address"), "\(refused.err)")
+    }
+
     static let conformance = ServerHarness.repository.deletingLastPathComponent().appendingPathComponent("shared/conformance")
 
     @Test("parse --json speaks podcastparser's schema; --timing prints the parse time; junk fails clearly")

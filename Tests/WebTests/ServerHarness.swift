@@ -21,7 +21,7 @@ struct ServerHarness {
 
     var port: Int { server.port }
 
-    static func start() async throws -> ServerHarness {
+    static func start(configure: (inout ServerConfiguration) -> Void = { _ in }) async throws -> ServerHarness {
         let directory = TemporaryDirectory()
         let audio = try GeneratedAudio.writeWAV(to: directory.file("tone.wav"), seconds: 60)
         let store = try LibraryStore(path: directory.file("library.sqlite").path)
@@ -35,8 +35,9 @@ struct ServerHarness {
         let episodes = try await store.episodes(podcastID: podcast.id)
         let engine = PlaybackEngine(player: try MPVPlayer(audioOutput: "null"), store: store)
         await engine.start()
-        let configuration = ServerConfiguration(port: 0, publicDirectory: repository.appendingPathComponent("Public"),
+        var configuration = ServerConfiguration(port: 0, publicDirectory: repository.appendingPathComponent("Public"),
                                                 templatesDirectory: repository.appendingPathComponent("Templates"))
+        configure(&configuration)
         let server = try EarshotServer(configuration: configuration, store: store, engine: engine)
         try await server.start()
         return ServerHarness(directory: directory, store: store, engine: engine, server: server,
@@ -44,8 +45,9 @@ struct ServerHarness {
     }
 
     /// Runs `body` against a fresh server and always stops it, even when the body throws.
-    static func with(_ body: (ServerHarness) async throws -> Void) async throws {
-        let h = try await start()
+    static func with(configure: (inout ServerConfiguration) -> Void = { _ in },
+                     _ body: (ServerHarness) async throws -> Void) async throws {
+        let h = try await start(configure: configure)
         do { try await body(h) } catch { await h.stop(); throw error }
         await h.stop()
     }

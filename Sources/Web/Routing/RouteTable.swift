@@ -47,6 +47,7 @@ extension EarshotServer {
         Route(["GET"], "/api/playlists", .paired) { s, r in try await s.listPlaylists(r) },
         Route(["GET"], "/api/playlists/{id}", .paired) { s, r in try await s.onePlaylist(r) },
         Route(["GET"], "/api/downloads", .paired) { s, r in try await s.downloadsSnapshot(r) },
+        Route(["GET"], "/api/directory/search", .paired) { s, r in try await s.directorySearch(r) },
 
         // The live socket: the transport upgrades GET /ws; a plain GET is told to upgrade.
         Route(["GET"], "/ws", .paired) { _, _ in throw HTTPError(426, "/ws is a WebSocket: connect with Upgrade: websocket") },
