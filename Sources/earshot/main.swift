@@ -124,7 +124,7 @@ await downloads.start()
 
 if options.demo {
     do { _ = try await Subscriptions(store: store).subscribeDemo(publicDirectory: publicDirectory) } catch {
-        FileHandle.standardError.write(Data("earshot: the demo podcast could not be added: \(error)\n".utf8))
+        Log.error("demo", "the demo podcast could not be added: \(String(reflecting: error))")
     }
 }
 

@@ -8,8 +8,7 @@ import Testing
 /// `core/commands.js` must name the same commands.
 @Suite("docs/protocol.md against the code")
 struct ProtocolDocTests {
-    static let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
-        .deletingLastPathComponent().deletingLastPathComponent()
+    static let repository = ServerHarness.repository
 
     static func read(_ path: String) throws -> String {
         try String(contentsOf: repository.appendingPathComponent(path), encoding: .utf8)

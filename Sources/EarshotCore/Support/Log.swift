@@ -16,7 +16,7 @@ public enum Log {
     }
 
     /// Lines below this level are dropped; `EARSHOT_LOG=debug|info|warning|error` sets it at start.
-    nonisolated(unsafe) public static var threshold: Level = {
+    public static let threshold: Level = {
         guard let raw = getenv("EARSHOT_LOG") else { return .info }
         return Level(rawValue: String(cString: raw).lowercased()) ?? .info
     }()
