@@ -71,6 +71,11 @@ public actor ArtworkCache {
         return .original(url)
     }
 
+    /// Forgets that these keys were unknown: something (a directory result) names them now.
+    public func known(_ keys: [String]) {
+        for key in keys { unknown[key] = nil }
+    }
+
     /// The kept file of `key` at `size`.
     public nonisolated func file(_ key: String, _ size: Int) -> URL {
         directory.appendingPathComponent(key, isDirectory: true).appendingPathComponent("\(size).jpg")

@@ -20,6 +20,12 @@ enum LibrarySchema {
         migrator.register("v6-devices") { db in
             try db.execute(devices) // LibrarySchema+Devices.swift
         }
+        migrator.register("v7-search") { db in
+            try db.execute(search) // LibrarySchema+Search.swift
+        }
+        migrator.register("v8-transcripts") { db in
+            try db.execute(transcripts) // LibrarySchema+Search.swift
+        }
         return migrator
     }()
 

@@ -24,6 +24,8 @@ public final class EarshotServer: WebHandler, @unchecked Sendable {
     /// Paired devices' token hashes and the open pairing code (EarshotServer+Pairing.swift).
     let devices = DeviceRegistry()
     let pairingDesk = PairingDesk()
+    /// Directory settings and the artwork of recent results (Handlers/EarshotServer+Directory.swift).
+    let directory: DirectoryDesk
     let subscriptions: Subscriptions
     /// Refreshes feeds on request and every `refreshSchedule` (nil: only on request).
     public let refresher: FeedRefresher
@@ -40,7 +42,8 @@ public final class EarshotServer: WebHandler, @unchecked Sendable {
         self.engine = engine
         self.downloads = downloads
         files = StaticFiles(root: configuration.publicDirectory)
-        artwork = Self.makeArtworkCache(store: store) // EarshotServer+Artwork.swift
+        directory = DirectoryDesk(store: store, environment: configuration.podcastIndexCredentials)
+        artwork = Self.makeArtworkCache(store: store, directory: directory) // EarshotServer+Artwork.swift
         templates = try MustacheLibrary(directory: configuration.templatesDirectory)
         refresher = FeedRefresher(store: store)
         self.refreshSchedule = refreshSchedule

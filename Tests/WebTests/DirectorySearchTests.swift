@@ -74,7 +74,7 @@ struct DirectorySearchTests {
         try await ServerHarness.with { h in
             let response = try await h.http("/api/directory/search?q=linux&provider=podcastindex")
             #expect(response.status == 409)
-            #expect(try Self.body(response)["error"] as? String == "Podcast Index needs an API key and secret (EARSHOT_PODCASTINDEX_KEY and EARSHOT_PODCASTINDEX_SECRET)")
+            #expect(try Self.body(response)["error"] as? String == "Podcast Index needs an API key and secret: enter them in the directory settings (or set EARSHOT_PODCASTINDEX_KEY and EARSHOT_PODCASTINDEX_SECRET)")
         }
     }
 

@@ -10,6 +10,7 @@ import Testing
 /// the repository's own Public/ and Templates/.
 struct ServerHarness {
     let directory: TemporaryDirectory
+    let ownsDirectory: Bool
     let store: LibraryStore
     let engine: PlaybackEngine
     let server: EarshotServer
@@ -21,8 +22,11 @@ struct ServerHarness {
 
     var port: Int { server.port }
 
-    static func start(configure: (inout ServerConfiguration) -> Void = { _ in }) async throws -> ServerHarness {
-        let directory = TemporaryDirectory()
+    /// `libraryAt`: a folder the caller keeps (and removes), so a second server opens the same
+    /// library as after a restart; by default a fresh folder removed at `stop()`.
+    static func start(libraryAt kept: TemporaryDirectory? = nil,
+                      configure: (inout ServerConfiguration) -> Void = { _ in }) async throws -> ServerHarness {
+        let directory = kept ?? TemporaryDirectory()
         let audio = try GeneratedAudio.writeWAV(to: directory.file("tone.wav"), seconds: 60)
         let store = try LibraryStore(path: directory.file("library.sqlite").path)
         let podcast = try await store.subscribe(feedURL: "http://127.0.0.1/test.xml", content: FeedContent(
@@ -40,14 +44,14 @@ struct ServerHarness {
         configure(&configuration)
         let server = try EarshotServer(configuration: configuration, store: store, engine: engine)
         try await server.start()
-        return ServerHarness(directory: directory, store: store, engine: engine, server: server,
+        return ServerHarness(directory: directory, ownsDirectory: kept == nil, store: store, engine: engine, server: server,
                              podcast: podcast, episodes: episodes)
     }
 
     /// Runs `body` against a fresh server and always stops it, even when the body throws.
-    static func with(configure: (inout ServerConfiguration) -> Void = { _ in },
+    static func with(libraryAt kept: TemporaryDirectory? = nil, configure: (inout ServerConfiguration) -> Void = { _ in },
                      _ body: (ServerHarness) async throws -> Void) async throws {
-        let h = try await start(configure: configure)
+        let h = try await start(libraryAt: kept, configure: configure)
         do { try await body(h) } catch { await h.stop(); throw error }
         await h.stop()
     }
@@ -55,7 +59,7 @@ struct ServerHarness {
     func stop() async {
         server.stop()
         await engine.shutdown()
-        directory.remove()
+        if ownsDirectory { directory.remove() }
     }
 
     /// GET/POST with the server's own Host, no Origin, unless told otherwise.

@@ -26,6 +26,33 @@ public struct DirectoryRequest: Sendable, Equatable {
     }
 }
 
+extension DirectoryRequest {
+    /// The "Popular" list for an empty search: iTunes' top podcasts chart (its legacy RSS JSON,
+    /// which names podcasts by id only, so a `lookup` follows) or Podcast Index's trending feeds.
+    /// `country` is the iTunes storefront (two letters).
+    public static func popular(_ provider: DirectoryProvider, base: String, country: String = "us",
+                               credentials: PodcastIndexCredentials? = nil, unixTime: Int64,
+                               userAgent: String) -> DirectoryRequest {
+        let root = base.hasSuffix("/") ? String(base.dropLast()) : base
+        switch provider {
+        case .itunes:
+            return DirectoryRequest(url: "\(root)/\(QueryEncoding.component(country))/rss/toppodcasts/limit=\(limit)/explicit=true/json",
+                                    headers: ["User-Agent": userAgent])
+        case .podcastindex:
+            var headers: [String: String] = ["User-Agent": userAgent]
+            for (name, value) in credentials?.headers(unixTime: unixTime, userAgent: userAgent) ?? [] { headers[name] = value }
+            return DirectoryRequest(url: "\(root)/api/1.0/podcasts/trending?max=\(limit)", headers: headers)
+        }
+    }
+
+    /// iTunes' lookup of podcasts by id (what the chart leaves out: their feed addresses).
+    public static func lookup(base: String, ids: [String], userAgent: String) -> DirectoryRequest {
+        let root = base.hasSuffix("/") ? String(base.dropLast()) : base
+        let list = ids.map(QueryEncoding.component).joined(separator: ",")
+        return DirectoryRequest(url: "\(root)/lookup?entity=podcast&id=\(list)", headers: ["User-Agent": userAgent])
+    }
+}
+
 /// Percent-encoding of a query component (RFC 3986: unreserved characters stay, every other
 /// UTF-8 byte becomes %XX), without Foundation's URLComponents.
 public enum QueryEncoding {

@@ -4,10 +4,15 @@ import Foundation
 import Library
 
 extension EarshotServer {
-    /// The cache lives beside the library file (the data folder), in `artwork/`.
-    static func makeArtworkCache(store: LibraryStore) -> ArtworkCache {
+    /// The cache lives beside the library file (the data folder), in `artwork/`. A key names the
+    /// artwork of something in the library or of a recent directory result; no other address can
+    /// be fetched through it.
+    static func makeArtworkCache(store: LibraryStore, directory: DirectoryDesk) -> ArtworkCache {
         let folder = URL(fileURLWithPath: store.path).deletingLastPathComponent().appendingPathComponent("artwork", isDirectory: true)
-        return ArtworkCache(directory: folder) { [store] key in (try? await store.artworkURL(forKey: key)) ?? nil }
+        return ArtworkCache(directory: folder) { [store, directory] key in
+            if let url = (try? await store.artworkURL(forKey: key)) ?? nil { return url }
+            return await directory.artworkURL(forKey: key)
+        }
     }
 
     /// `GET /artwork/{key}/{size}.jpg`: the kept JPEG, cached by browsers for a year (the address

@@ -48,6 +48,10 @@ extension EarshotServer {
         Route(["GET"], "/api/playlists/{id}", .paired) { s, r in try await s.onePlaylist(r) },
         Route(["GET"], "/api/downloads", .paired) { s, r in try await s.downloadsSnapshot(r) },
         Route(["GET"], "/api/directory/search", .paired) { s, r in try await s.directorySearch(r) },
+        Route(["GET"], "/api/directory/popular", .paired) { s, r in try await s.directoryPopular(r) },
+        Route(["GET", "PUT"], "/api/directory/settings", .paired, body: .json) { s, r in
+            r.method == "PUT" ? try await s.saveDirectorySettings(r) : try await s.directorySettings(r)
+        },
 
         // The live socket: the transport upgrades GET /ws; a plain GET is told to upgrade.
         Route(["GET"], "/ws", .paired) { _, _ in throw HTTPError(426, "/ws is a WebSocket: connect with Upgrade: websocket") },

@@ -1,0 +1,73 @@
+import EarshotCore
+import Foundation
+
+/// Library search over FTS5 (LibrarySchema+Search.swift, SearchSQL).
+extension LibraryStore {
+    /// Podcasts and episodes matching `text` as typed (SearchQuery quotes it: typing cannot make
+    /// an FTS syntax error), best first, at most `limit` of each. Episodes: title hits, then hits
+    /// in the notes and in transcripts taken in turn (their ranks come from different indexes and
+    /// are not comparable), each episode once per field, a transcript hit with the cue's time.
+    public func search(_ text: String, limit: Int = 20) throws -> SearchResults {
+        guard let query = SearchQuery(text).fts else { return SearchResults() }
+        let limit = max(1, limit)
+        return try database.transaction {
+            SearchResults(podcasts: try podcastHits(query, limit), episodes: try episodeHits(query, limit))
+        }
+    }
+
+    private func podcastHits(_ query: String, _ limit: Int) throws -> [SearchResults.PodcastHit] {
+        let ids = try database.fetchAll(SearchSQL.podcastRanks, [query, limit]) { $0.int64(at: 0) }
+        guard !ids.isEmpty else { return [] }
+        let found = try database.fetchAll(SearchSQL.podcastSnippets, [query, Self.jsonList(ids)]) { row in
+            let title = SearchSnippet(marked: row.string(at: 12)), author = SearchSnippet(marked: row.string(at: 13))
+            return (row.int64(at: 0), SearchResults.PodcastHit(podcast: Podcast(row: row),
+                                                                snippet: title.marks.isEmpty && !author.marks.isEmpty ? author : title))
+        }
+        return Self.inOrder(ids, Dictionary(found, uniquingKeysWith: { first, _ in first }))
+    }
+
+    private func episodeHits(_ query: String, _ limit: Int) throws -> [SearchResults.EpisodeHit] {
+        let ids = try database.fetchAll(SearchSQL.episodeRanks, [query, limit]) { $0.int64(at: 0) }
+        var byID: [Int64: SearchResults.EpisodeHit] = [:]
+        if !ids.isEmpty {
+            for hit in try database.fetchAll(SearchSQL.episodeSnippets, [query, Self.jsonList(ids)], row: { row in
+                let title = SearchSnippet(marked: row.string(at: 14))
+                return title.marks.isEmpty
+                    ? SearchResults.EpisodeHit(episode: Episode(row: row), field: .notes, snippet: SearchSnippet(marked: row.string(at: 15)))
+                    : SearchResults.EpisodeHit(episode: Episode(row: row), field: .title, snippet: title)
+            }) { byID[hit.episode.id] = hit }
+        }
+        let metadata: [SearchResults.EpisodeHit] = Self.inOrder(ids, byID)
+        let titles = metadata.filter { $0.field == .title }, notes = metadata.filter { $0.field == .notes }
+        let spoken = try transcriptHits(query, limit)
+        var merged = titles
+        var notesLeft = notes[...], spokenLeft = spoken[...]
+        while merged.count < limit, !(notesLeft.isEmpty && spokenLeft.isEmpty) {
+            if let next = notesLeft.popFirst() { merged.append(next) }
+            if merged.count < limit, let next = spokenLeft.popFirst() { merged.append(next) }
+        }
+        return Array(merged.prefix(limit))
+    }
+
+    /// Each episode's best cue, best episodes first.
+    private func transcriptHits(_ query: String, _ limit: Int) throws -> [SearchResults.EpisodeHit] {
+        let cues = try database.fetchAll(SearchSQL.cueRanks, [query, limit * 4]) { ($0.int64(at: 0), $0.int64(at: 1)) }
+        var seen = Set<Int64>()
+        let best = cues.filter { seen.insert($0.1).inserted }.prefix(limit)
+        guard !best.isEmpty else { return [] }
+        let snippets = try database.fetchAll(SearchSQL.cueSnippets, [query, Self.jsonList(best.map(\.0))]) { row in
+            (row.int64(at: 0), (row.optionalDouble(at: 1), SearchSnippet(marked: row.string(at: 2))))
+        }
+        let cueByID = Dictionary(snippets, uniquingKeysWith: { first, _ in first })
+        let episodes = try database.fetchAll(SearchSQL.episodesByID, [Self.jsonList(best.map(\.1))]) { Episode(row: $0) }
+        let episodeByID = Dictionary(episodes.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
+        return best.compactMap { cue, episodeID in
+            guard let episode = episodeByID[episodeID], let (at, snippet) = cueByID[cue] else { return nil }
+            return SearchResults.EpisodeHit(episode: episode, field: .transcript, snippet: snippet, at: at)
+        }
+    }
+
+    private static func jsonList(_ ids: [Int64]) -> String { "[" + ids.map(String.init).joined(separator: ",") + "]" }
+
+    private static func inOrder<T>(_ ids: [Int64], _ byID: [Int64: T]) -> [T] { ids.compactMap { byID[$0] } }
+}
