@@ -38,6 +38,8 @@ extension EarshotServer {
         Route(["POST"], "/api/podcasts/{id}/refresh", .paired, body: .json) { s, r in try await s.refreshPodcast(r) },
         Route(["GET"], "/api/episodes", .paired) { s, r in try await s.recentEpisodes(r) },
         Route(["GET"], "/api/episodes/{id}", .paired) { s, r in try await s.oneEpisode(r) },
+        Route(["GET"], "/api/episodes/{id}/transcript", .paired) { s, r in try await s.episodeTranscript(r) },
+        Route(["GET"], "/api/search", .paired) { s, r in try await s.librarySearch(r) },
         Route(["GET"], "/api/state", .paired) { s, r in try await s.playbackState(r) },
         Route(["POST"], "/api/subscriptions", .paired, body: .json) { s, r in try await s.subscribe(r) },
         Route(["GET"], "/api/refresh", .paired) { s, r in try await s.refreshStatus(r) },
