@@ -66,7 +66,7 @@ enum LibrarySQL {
     static let episodeFields = """
         e.id, e.podcast_id, p.title, e.guid, e.title, e.summary, e.media_url, e.media_type,
         e.media_length, e.duration, e.published, COALESCE(NULLIF(e.artwork_url, ''), p.artwork_url),
-        e.position, e.played
+        e.position, e.played, e.inbox_at IS NOT NULL
         """
     static let episodesOfPodcast = """
         SELECT \(episodeFields) FROM episodes e JOIN podcasts p ON p.id = e.podcast_id
@@ -78,7 +78,7 @@ enum LibrarySQL {
         SELECT \(episodeFields) FROM episodes e CROSS JOIN podcasts p ON p.id = e.podcast_id
         WHERE p.subscribed = 1 ORDER BY e.published DESC, e.id DESC LIMIT ?
         """
-    /// One episode with its details (column 14), whether or not its podcast is still subscribed:
+    /// One episode with its details (column 15), whether or not its podcast is still subscribed:
     /// the player may be holding it.
     static let episodeByID = """
         SELECT \(episodeFields), e.details_json FROM episodes e JOIN podcasts p ON p.id = e.podcast_id WHERE e.id = ?
@@ -102,11 +102,15 @@ enum LibrarySQL {
             OR artwork_url IS NOT ?10 OR link IS NOT ?11 OR details_json IS NOT ?12)
         """
 
-    static let savePosition = "UPDATE episodes SET position = ?, position_updated_at = ? WHERE id = ?"
+    /// Listening (a position saved past the start) takes an episode out of the Inbox.
+    static let savePosition = """
+        UPDATE episodes SET position = ?1, position_updated_at = ?2, inbox_at = CASE WHEN ?1 > 0 THEN NULL ELSE inbox_at END
+        WHERE id = ?3
+        """
     /// Marking played starts the episode over next time; marking unplayed keeps the position.
     static let setPlayed = """
         UPDATE episodes SET played = ?1, position = CASE WHEN ?1 THEN 0 ELSE position END,
-            position_updated_at = ?2
+            position_updated_at = ?2, inbox_at = CASE WHEN ?1 THEN NULL ELSE inbox_at END
         WHERE id = ?3
         """
 

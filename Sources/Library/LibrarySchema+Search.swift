@@ -40,6 +40,16 @@ extension LibrarySchema {
         END;
         """
 
+    /// Issue 13: the Inbox and the list sorts. `inbox_at` is when an episode arrived in the Inbox
+    /// (NULL: not in it); the partial index holds only the few that are. Duration indexes let the
+    /// shortest/longest sorts page through thousands of episodes without sorting them all.
+    static let inbox = """
+        ALTER TABLE episodes ADD COLUMN inbox_at REAL;
+        CREATE INDEX episodes_in_inbox ON episodes(inbox_at) WHERE inbox_at IS NOT NULL;
+        CREATE INDEX episodes_by_duration ON episodes(duration);
+        CREATE INDEX episodes_by_podcast_duration ON episodes(podcast_id, duration);
+        """
+
     /// Issue 13: transcripts, fetched when an episode is opened and kept, one row per episode
     /// (the address it came from: a refresh that names another one makes the next open fetch
     /// again) and its cues, whose words are indexed like the notes. Cues go with their

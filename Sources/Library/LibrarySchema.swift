@@ -26,6 +26,9 @@ enum LibrarySchema {
         migrator.register("v8-transcripts") { db in
             try db.execute(transcripts) // LibrarySchema+Search.swift
         }
+        migrator.register("v9-inbox-and-sorts") { db in
+            try db.execute(inbox) // LibrarySchema+Search.swift
+        }
         return migrator
     }()
 

@@ -8,8 +8,9 @@ extension LibraryStore {
     /// whose own guid the feed no longer lists (the publisher changed the guid, the audio stayed):
     /// that episode is updated, guid included, rather than duplicated. Otherwise it is new. A changed
     /// enclosure URL simply updates the episode it belongs to. Positions and played state are never
-    /// touched, and unchanged rows are not rewritten.
-    func mergeEpisodes(podcastID: Int64, items: [FeedItem]) throws {
+    /// touched, and unchanged rows are not rewritten. Returns the episodes it inserted.
+    @discardableResult
+    func mergeEpisodes(podcastID: Int64, items: [FeedItem]) throws -> [InboxArrivals.Inserted] {
         var byGUID: [String: Int64] = [:]
         var byURL: [String: [(id: Int64, guid: String)]] = [:]
         for (id, guid, url) in try database.fetchAll(LibrarySQL.episodeKeys, [podcastID], row: {
@@ -20,6 +21,7 @@ extension LibraryStore {
         }
         let listedGUIDs = Set(items.map(\.guid))
         var claimed = Set<Int64>()
+        var inserted: [InboxArrivals.Inserted] = []
 
         let insert = try database.cachedStatement(LibrarySQL.insertEpisode)
         let update = try database.cachedStatement(LibrarySQL.updateEpisode)
@@ -44,10 +46,19 @@ extension LibraryStore {
                 try insert.bind([podcastID] + fields)
                 try insert.step()
                 let id = database.lastInsertedRowID
+                inserted.append(.init(id: id, published: item.published))
                 claimed.insert(id)
                 byGUID[item.guid] = id
                 if !item.enclosureURL.isEmpty { byURL[item.enclosureURL, default: []].append((id, item.guid)) }
             }
+        }
+        return inserted
+    }
+
+    /// Puts the episodes `InboxArrivals` picks of `inserted` into the Inbox, on the caller's transaction.
+    func welcome(_ inserted: [InboxArrivals.Inserted], firstSubscription: Bool, at now: Date) throws {
+        for id in InboxArrivals.entering(inserted, firstSubscription: firstSubscription) {
+            try database.run("UPDATE episodes SET inbox_at = ? WHERE id = ?", [now, id])
         }
     }
 }

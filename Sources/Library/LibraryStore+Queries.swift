@@ -41,7 +41,7 @@ extension LibraryStore {
     public func episode(id: Int64) throws -> Episode? {
         try database.fetchOne(LibrarySQL.episodeByID, [id]) { row in
             var episode = Episode(row: row)
-            episode.details = LibraryJSON.decode(EpisodeDetails.self, from: row.optionalString(at: 14))
+            episode.details = LibraryJSON.decode(EpisodeDetails.self, from: row.optionalString(at: 15))
             return episode
         }
     }
@@ -66,6 +66,6 @@ extension Episode {
                   guid: row.string(at: 3), title: row.string(at: 4), summary: row.string(at: 5),
                   mediaURL: row.string(at: 6), mediaType: row.string(at: 7), mediaLength: row.int64(at: 8),
                   duration: row.double(at: 9), published: row.date(at: 10), artworkURL: row.optionalString(at: 11),
-                  position: row.double(at: 12), played: row.bool(at: 13))
+                  position: row.double(at: 12), played: row.bool(at: 13), inInbox: row.bool(at: 14))
     }
 }

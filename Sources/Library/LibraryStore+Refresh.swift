@@ -38,7 +38,7 @@ extension LibraryStore {
                 try LibraryJSON.encode(content.details), try LibraryJSON.warnings(content.warnings), etag, lastModified,
             ])
             guard database.changes > 0 else { return false }
-            try mergeEpisodes(podcastID: podcastID, items: content.items)
+            try welcome(try mergeEpisodes(podcastID: podcastID, items: content.items), firstSubscription: false, at: Date())
             return true
         }
     }

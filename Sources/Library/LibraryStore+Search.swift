@@ -31,9 +31,9 @@ extension LibraryStore {
         var byID: [Int64: SearchResults.EpisodeHit] = [:]
         if !ids.isEmpty {
             for hit in try database.fetchAll(SearchSQL.episodeSnippets, [query, Self.jsonList(ids)], row: { row in
-                let title = SearchSnippet(marked: row.string(at: 14))
+                let title = SearchSnippet(marked: row.string(at: 15))
                 return title.marks.isEmpty
-                    ? SearchResults.EpisodeHit(episode: Episode(row: row), field: .notes, snippet: SearchSnippet(marked: row.string(at: 15)))
+                    ? SearchResults.EpisodeHit(episode: Episode(row: row), field: .notes, snippet: SearchSnippet(marked: row.string(at: 16)))
                     : SearchResults.EpisodeHit(episode: Episode(row: row), field: .title, snippet: title)
             }) { byID[hit.episode.id] = hit }
         }

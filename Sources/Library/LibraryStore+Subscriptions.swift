@@ -13,6 +13,7 @@ extension LibraryStore {
                           lastModified: String? = nil) throws -> Podcast {
         let now = Date()
         let id = try database.transaction { () throws -> Int64 in
+            let known = try database.fetchOne("SELECT 1 FROM podcasts WHERE feed_url = ?", [feedURL]) { _ in true } != nil
             guard let id = try database.fetchOne(LibrarySQL.upsertPodcast, [
                 feedURL, content.title, content.author, content.summary, content.artworkURL, content.link, now,
                 try LibraryJSON.encode(content.details), try LibraryJSON.warnings(content.warnings), etag, lastModified,
@@ -20,7 +21,7 @@ extension LibraryStore {
                 throw DatabaseError(code: DatabaseError.genericError, message: "the podcast upsert returned no id",
                                     sql: LibrarySQL.upsertPodcast)
             }
-            try mergeEpisodes(podcastID: id, items: content.items)
+            try welcome(try mergeEpisodes(podcastID: id, items: content.items), firstSubscription: !known, at: now)
             return id
         }
         guard let podcast = try podcast(id: id) else {

@@ -22,7 +22,7 @@ enum SearchSQL {
         CROSS JOIN podcasts p ON p.id = e.podcast_id
         WHERE episodes_fts MATCH ?1 AND p.subscribed = 1 ORDER BY bm25(episodes_fts, 10.0, 1.0) LIMIT ?2
         """
-    /// Columns 14 and 15: the title highlighted (whole: titles are short), the notes' snippet.
+    /// Columns 15 and 16: the title highlighted (whole: titles are short), the notes' snippet.
     static let episodeSnippets = """
         SELECT \(LibrarySQL.episodeFields), highlight(episodes_fts, 0, \(marks)),
             snippet(episodes_fts, 1, \(marks), '…', 20)

@@ -8,6 +8,7 @@ extension PlaybackEngine {
         switch command {
         case .ping: return
         case .download: throw CommandError("downloads are handled by the download manager") // EarshotServer routes them
+        case .inbox: throw CommandError("the Inbox is handled by the server") // EarshotServer routes it
         case .queueAdd, .queueRemove, .queueMove, .queueClear, .shuffle, .repeatMode, .next, .previous:
             try await handleQueue(command)
         case .playlist(let playlist): try await handlePlaylist(playlist)
@@ -23,7 +24,7 @@ extension PlaybackEngine {
         case .settings(let change): try await changeSettings(change)
         case .rate, .volume, .mute, .podcastSpeed: try await handleSpeedAndVolume(command)
         case .sleep, .sleepExtend, .sleepCancel: try handleSleep(command)
-        case .play(let id): try await play(episodeID: id)
+        case .play(let id): try await play(episodeID: id); await leaveInbox(id)
         case .pause: try requireEpisode(); setPaused(true); await savePosition(force: true)
         case .resume: try await resume()
         case .toggle:

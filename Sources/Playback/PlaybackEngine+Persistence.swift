@@ -30,6 +30,12 @@ extension PlaybackEngine {
         }
     }
 
+    /// Queued or played: the episode has been dealt with, and leaves the Inbox (any position
+    /// saved later would take it out too; this is at once, for the lists).
+    func leaveInbox(_ episode: Int64) async {
+        await persist("that the episode left the Inbox") { _ = try await store.leaveInbox(episodeID: episode) }
+    }
+
     /// A settings row holding `value` as JSON.
     func storeSetting<T: Encodable>(_ key: String, _ value: T, as what: String) async {
         await persist(what) {

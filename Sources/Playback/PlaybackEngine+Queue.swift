@@ -32,6 +32,7 @@ extension PlaybackEngine {
         case .queueAdd(let id, let placement):
             guard (try? await store.episode(id: id)) ?? nil != nil else { throw CommandError("no episode with id \(id)") }
             queue.add(id, at: placement)
+            await leaveInbox(id)
         case .queueRemove(let id):
             guard queue.remove(id) else { throw CommandError("episode \(id) is not in the queue") }
         case .queueMove(let from, let to):

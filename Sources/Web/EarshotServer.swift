@@ -102,9 +102,16 @@ public final class EarshotServer: WebHandler, @unchecked Sendable {
             transport.send(.error(id: id, message: error.message), to: client)
         case .success(let command):
             do {
-                if case .download(let request) = command { try await download(request) } else { try await engine.handle(command) }
+                switch command {
+                case .download(let request): try await download(request)
+                case .inbox(let request): try await inbox(request)
+                default: try await engine.handle(command)
+                }
                 transport.send(.ack(id: id), to: client)
-                if case .mark = command { libraryChanged() } // played state shows in every list
+                switch command { // played state and the Inbox show in every list
+                case .mark, .inbox, .queueAdd: libraryChanged()
+                default: break
+                }
                 if case .playlist(let edit) = command, edit.changesPlaylists { playlistsChanged() }
             } catch {
                 transport.send(.error(id: id, message: error.message), to: client)

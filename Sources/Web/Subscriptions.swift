@@ -126,6 +126,9 @@ public struct Subscriptions: Sendable {
         for i in content.items.indices {
             content.items[i].enclosureURL = local(content.items[i].enclosureURL) ?? ""
             content.items[i].artworkURL = local(content.items[i].artworkURL)
+            for j in content.items[i].details.transcripts.indices {
+                content.items[i].details.transcripts[j].url = local(content.items[i].details.transcripts[j].url) ?? ""
+            }
         }
         let podcast = try await store.subscribe(feedURL: Self.demoFeedPath, content: content)
         try await store.setSetting(Self.demoSetting, "1")

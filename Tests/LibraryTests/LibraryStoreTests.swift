@@ -54,8 +54,10 @@ struct LibraryStoreTests {
                 id: first.id, podcastID: podcast.id, podcastTitle: Self.fullFeed.title, guid: own.guid,
                 title: own.title, summary: own.summary, mediaURL: own.enclosureURL, mediaType: own.enclosureType,
                 mediaLength: own.enclosureLength, duration: own.duration, published: own.published,
-                artworkURL: own.artworkURL, position: 0, played: false))
+                artworkURL: own.artworkURL, position: 0, played: false, inInbox: true),
+                    "the newest episode of a new subscription is in the Inbox")
             let undated = try #require(episodes.last)
+            #expect(!undated.inInbox, "the back catalogue is not")
             #expect(undated.guid == "no-date" && undated.published == nil && undated.title == "Undated")
             #expect(undated.summary == "" && undated.mediaType == "" && undated.mediaLength == 0 && undated.duration == 0)
             #expect(undated.artworkURL == Self.fullFeed.artworkURL)

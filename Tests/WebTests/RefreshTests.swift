@@ -39,6 +39,7 @@ struct RefreshTests {
             #expect(after == podcast)
             var expected = episodes
             expected[0].position = 30
+            expected[0].inInbox = false // listening took it out of the Inbox
             #expect(try await store.episodes(podcastID: podcast.id) == expected)
             #expect(try await store.feedToRefresh(podcastID: podcast.id) == stored)
         }

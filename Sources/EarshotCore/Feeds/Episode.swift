@@ -20,24 +20,26 @@ public struct Episode: Codable, Sendable, Equatable, Identifiable {
     /// Seconds into the episode where the listener left off.
     public var position: Double
     public var played: Bool
+    /// In the Inbox: arrived and not yet queued, played or dismissed.
+    public var inInbox: Bool
     /// Everything else the feed says about it; only filled when a single episode is read.
     public var details: EpisodeDetails?
 
     public init(id: Int64, podcastID: Int64, podcastTitle: String = "", guid: String, title: String,
                 summary: String = "", mediaURL: String, mediaType: String = "", mediaLength: Int64 = 0,
                 duration: Double = 0, published: Date? = nil, artworkURL: String? = nil,
-                position: Double = 0, played: Bool = false, details: EpisodeDetails? = nil) {
+                position: Double = 0, played: Bool = false, inInbox: Bool = false, details: EpisodeDetails? = nil) {
         self.id = id; self.podcastID = podcastID; self.podcastTitle = podcastTitle; self.guid = guid
         self.title = title; self.summary = summary; self.mediaURL = mediaURL; self.mediaType = mediaType
         self.mediaLength = mediaLength; self.duration = duration; self.published = published
-        self.artworkURL = artworkURL; self.position = position; self.played = played
+        self.artworkURL = artworkURL; self.position = position; self.played = played; self.inInbox = inInbox
         self.details = details
     }
 
     enum CodingKeys: String, CodingKey {
         case id, podcastID = "podcastId", podcastTitle = "podcast", guid, title, summary
         case mediaURL = "url", mediaType = "mimeType", mediaLength = "length", duration
-        case published, artworkURL = "artwork", position, played, details
+        case published, artworkURL = "artwork", position, played, inInbox = "inbox", details
     }
 
     public func encode(to encoder: Encoder) throws {
@@ -50,7 +52,7 @@ public struct Episode: Codable, Sendable, Equatable, Identifiable {
         // Unix seconds: the browser multiplies by 1000 and has a Date.
         try c.encode(published.map { $0.timeIntervalSince1970 }, forKey: .published)
         try c.encode(artworkURL, forKey: .artworkURL); try c.encode(position, forKey: .position)
-        try c.encode(played, forKey: .played)
+        try c.encode(played, forKey: .played); try c.encode(inInbox, forKey: .inInbox)
         try c.encodeIfPresent(details, forKey: .details)
     }
 
@@ -68,6 +70,7 @@ public struct Episode: Codable, Sendable, Equatable, Identifiable {
         artworkURL = try c.decodeIfPresent(String.self, forKey: .artworkURL)
         position = try c.decodeIfPresent(Double.self, forKey: .position) ?? 0
         played = try c.decodeIfPresent(Bool.self, forKey: .played) ?? false
+        inInbox = try c.decodeIfPresent(Bool.self, forKey: .inInbox) ?? false
         details = try c.decodeIfPresent(EpisodeDetails.self, forKey: .details)
     }
 }

@@ -25,6 +25,7 @@ public struct TranscriptCue: Codable, Sendable, Equatable {
 
     private enum CodingKeys: String, CodingKey { case start, end, speaker, text }
 
+    /// Reads a cue back; `start`, `end` and `speaker` may be null or missing.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         start = try container.decodeIfPresent(Double.self, forKey: .start)

@@ -2,7 +2,16 @@ import FoundationEssentials
 
 /// The file formats a Podcasting 2.0 `podcast:transcript` links to.
 public enum TranscriptFormat: String, Sendable {
-    case webvtt, srt, json, html, text
+    /// WebVTT (`text/vtt`).
+    case webvtt
+    /// SubRip (`application/x-subrip`).
+    case srt
+    /// The Podcasting 2.0 JSON transcript (`application/json`).
+    case json
+    /// The namespace's HTML transcript (`text/html`).
+    case html
+    /// Plain text (`text/plain`).
+    case text
 
     /// The format of a transcript file: by its MIME type (parameters such as `;charset=` ignored),
     /// else by its address's extension (query and fragment ignored), else by its first bytes.

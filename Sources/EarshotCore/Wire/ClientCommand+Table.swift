@@ -106,6 +106,10 @@ extension ClientCommand {
             .playlist(.play(playlist: try f.id("playlist"), episode: f.has("episode") ? try f.id("episode") : nil))
         },
 
+        // The Inbox (carried out on the library by the server)
+        "inbox.dismiss": { f throws(CommandError) in .inbox(.dismiss(episode: try f.episode())) },
+        "inbox.clear": { _ in .inbox(.clear) },
+
         // Downloads (carried out by the download manager, not the engine)
         "download": { f throws(CommandError) in .download(.download(episode: try f.id("episode"))) },
         "download.cancel": { f throws(CommandError) in .download(.cancel(episode: try f.id("episode"))) },

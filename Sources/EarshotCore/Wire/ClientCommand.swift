@@ -38,6 +38,8 @@ public enum ClientCommand: Sendable, Equatable {
     case chapterNext, chapterPrevious
     /// A `download` / `download.*` command: carried out by the download manager, not the engine.
     case download(DownloadCommand)
+    /// An `inbox.*` command: carried out on the library by the server, not the engine.
+    case inbox(InboxCommand)
     /// Plays through one of `PlaybackState.outputs` (by name; "auto": the system's), remembered.
     case output(device: String)
 

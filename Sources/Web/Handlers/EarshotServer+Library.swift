@@ -6,13 +6,22 @@ extension EarshotServer {
     private struct PodcastsBody: Encodable { var podcasts: [Podcast] }
     struct PodcastBody: Encodable { var podcast: Podcast }
     private struct PodcastEpisodesBody: Encodable { var podcast: Podcast; var episodes: [Episode] }
-    private struct EpisodesBody: Encodable { var episodes: [Episode] }
+    private struct PageBody: Encodable {
+        var episodes: [Episode]
+        var offset: Int
+        var more: Bool
+        var total: Int?
+        func encode(to encoder: any Encoder) throws {
+            var c = encoder.container(keyedBy: CodingKeys.self)
+            try c.encode(episodes, forKey: .episodes); try c.encode(offset, forKey: .offset); try c.encode(more, forKey: .more)
+            try c.encodeIfPresent(total, forKey: .total)
+        }
+        enum CodingKeys: String, CodingKey { case episodes, offset, more, total }
+    }
     private struct EpisodeBody: Encodable { var episode: Episode }
 
-    /// `GET /api/episodes` returns at most this many (newest first); `?limit=` asks for fewer or more, up to here.
-    static let episodeLimit = 1000
-    /// Without `?limit=`.
-    static let defaultEpisodeLimit = 100
+    /// The first page the server renders (the same as `GET /api/episodes` without `?limit=`).
+    static let defaultEpisodeLimit = EpisodeQuery.defaultLimit
 
     func listPodcasts(_ request: HTTPRequest) async throws -> HTTPResponse {
         try .json(PodcastsBody(podcasts: try await store.podcasts()))
@@ -27,10 +36,45 @@ extension EarshotServer {
         return try .json(PodcastEpisodesBody(podcast: podcast, episodes: try await store.episodes(podcastID: podcast.id)))
     }
 
-    func recentEpisodes(_ request: HTTPRequest) async throws -> HTTPResponse {
-        let asked = Int(request.query["limit"] ?? "") ?? Self.defaultEpisodeLimit
-        let limit = min(max(asked, 1), Self.episodeLimit)
-        return try .json(EpisodesBody(episodes: try await store.recentEpisodes(limit: limit)))
+    /// `GET /api/episodes?filter=&sort=&podcast=&offset=&limit=`: one page of a list, and
+    /// whether more follow (a list pages as it scrolls).
+    func listEpisodes(_ request: HTTPRequest) async throws -> HTTPResponse {
+        let query: EpisodeQuery
+        switch EpisodeQuery.parse(request.query) {
+        case .success(let parsed): query = parsed
+        case .failure(let error): throw HTTPError.badRequest(error.message)
+        }
+        if let podcast = query.podcast, try await store.podcast(id: podcast) == nil { throw HTTPError.notFound("no podcast \(podcast)") }
+        let page = try await store.episodes(query)
+        return try .json(PageBody(episodes: page.episodes, offset: query.offset, more: page.more, total: nil))
+    }
+
+    /// `GET /api/inbox?offset=&limit=`: the Inbox, newest first, with how many it holds.
+    func inboxEpisodes(_ request: HTTPRequest) async throws -> HTTPResponse {
+        var query = EpisodeQuery()
+        switch EpisodeQuery.parse(["offset": request.query["offset"] ?? "", "limit": request.query["limit"] ?? ""]) {
+        case .success(let parsed): query = parsed
+        case .failure(let error): throw HTTPError.badRequest(error.message)
+        }
+        let page = try await store.inbox(offset: query.offset, limit: query.limit)
+        return try .json(PageBody(episodes: page.episodes, offset: query.offset, more: page.more, total: page.total))
+    }
+
+    /// `inbox.dismiss` / `inbox.clear` from a socket.
+    func inbox(_ command: InboxCommand) async throws(CommandError) {
+        do {
+            switch command {
+            case .dismiss(let id):
+                guard try await store.episode(id: id) != nil else { throw CommandError("no episode with id \(id)") }
+                try await store.leaveInbox(episodeID: id)
+            case .clear:
+                try await store.clearInbox()
+            }
+        } catch let error as CommandError {
+            throw error
+        } catch {
+            throw CommandError.internalFailure("could not change the Inbox", error)
+        }
     }
 
     func oneEpisode(_ request: HTTPRequest) async throws -> HTTPResponse {

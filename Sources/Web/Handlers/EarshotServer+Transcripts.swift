@@ -26,16 +26,7 @@ extension EarshotServer {
             return try .json(TranscriptBody(cues: cues, url: chosen.url,
                                             format: TranscriptChoice.announcedFormat(chosen)?.rawValue ?? "text"))
         }
-        guard let url = URL(string: chosen.url) else { throw HTTPError(502, "the transcript's address is not usable: \(chosen.url)") }
-        let data: Data
-        do {
-            data = try await FeedFetcher(timeout: Self.transcriptTimeout, maximumBytes: Self.transcriptMaximumBytes).fetch(url).data
-        } catch let error as FeedError {
-            throw HTTPError(502, "the transcript could not be fetched: \(error)")
-        } catch {
-            Log.warning("transcript", "\(chosen.url): \(String(reflecting: error))")
-            throw HTTPError(502, "the transcript could not be fetched")
-        }
+        let data = try await transcriptFile(chosen.url)
         let format = TranscriptFormat.detect(mimeType: chosen.type, url: chosen.url, data: data)
         let cues: [TranscriptCue]
         do { cues = try TranscriptParser.cues(data, format: format) } catch {
@@ -44,5 +35,22 @@ extension EarshotServer {
         // Kept only when read: a failure is tried again the next time the episode is opened.
         try await store.storeTranscript(episodeID: id, url: chosen.url, format: format.rawValue, cues: cues)
         return try .json(TranscriptBody(cues: cues, url: chosen.url, format: format.rawValue))
+    }
+
+    /// The transcript file's bytes: the bundled demo's read from `Public/`, any other fetched.
+    private func transcriptFile(_ address: String) async throws -> Data {
+        if TranscriptChoice.isOwn(address) {
+            let file = configuration.publicDirectory.appendingPathComponent(String(address.dropFirst()))
+            do { return try Data(contentsOf: file) } catch { throw HTTPError(502, "the transcript could not be read: \(address) is missing") }
+        }
+        guard let url = URL(string: address) else { throw HTTPError(502, "the transcript's address is not usable: \(address)") }
+        do {
+            return try await FeedFetcher(timeout: Self.transcriptTimeout, maximumBytes: Self.transcriptMaximumBytes).fetch(url).data
+        } catch let error as FeedError {
+            throw HTTPError(502, "the transcript could not be fetched: \(error)")
+        } catch {
+            Log.warning("transcript", "\(address): \(String(reflecting: error))")
+            throw HTTPError(502, "the transcript could not be fetched")
+        }
     }
 }

@@ -1,0 +1,94 @@
+import EarshotCore
+import Foundation
+@testable import Library
+import TestSupport
+import Testing
+
+/// Filtered, sorted, paged lists and the Inbox on a real SQLite file.
+@Suite("Episode lists and the Inbox")
+struct EpisodeListTests {
+    static func item(_ guid: String, hours: Double?, duration: Double) -> FeedItem {
+        FeedItem(guid: guid, title: guid, enclosureURL: "https://example.org/\(guid).mp3", duration: duration,
+                 published: hours.map { date(1_700_000_000 + $0 * 3_600) })
+    }
+
+    static let lists = FeedContent(title: "Lists", items: [
+        item("a", hours: 1, duration: 300), item("b", hours: 2, duration: 0), item("c", hours: 3, duration: 100),
+        item("d", hours: nil, duration: 900), item("e", hours: 5, duration: 600),
+    ])
+
+    @Test("filters on the listener's state, four sorts, pages that add up to the whole list")
+    func filtersSortsPages() async throws {
+        try await withStore { store, _ in
+            let podcast = try await store.subscribe(feedURL: "https://example.org/lists.xml", content: Self.lists)
+            let other = try await store.subscribe(feedURL: "https://example.org/other.xml", content: feed("Other", items: 3))
+            let ids = Dictionary(uniqueKeysWithValues: try await store.episodes(podcastID: podcast.id).map { ($0.guid, $0.id) })
+            try await store.savePosition(episodeID: ids["a"]!, position: 20)          // in progress
+            try await store.setPlayed(episodeID: ids["c"]!, played: true)             // played
+            try await store.withDatabase { db in                                       // downloaded: a finished row
+                try db.run("""
+                    INSERT INTO downloads(episode_id, state, url, file, queued_at, updated_at) VALUES(?, 'done', 'u', 'f', 0, 0),
+                        (?, 'failed', 'u', 'g', 0, 0)
+                    """, [ids["e"]!, ids["b"]!])
+            }
+            func guids(_ query: EpisodeQuery) async throws -> [String] { try await store.episodes(query).episodes.map(\.guid) }
+            let mine = EpisodeQuery(podcast: podcast.id)
+            #expect(try await guids(mine) == ["e", "c", "b", "a", "d"], "newest first, undated last")
+            #expect(try await guids(EpisodeQuery(sort: .oldest, podcast: podcast.id)) == ["a", "b", "c", "e", "d"], "undated last")
+            #expect(try await guids(EpisodeQuery(sort: .shortest, podcast: podcast.id)) == ["c", "a", "e", "d", "b"], "unknown length last")
+            #expect(try await guids(EpisodeQuery(sort: .longest, podcast: podcast.id)) == ["d", "e", "a", "c", "b"])
+            #expect(try await guids(EpisodeQuery(filter: .unplayed, podcast: podcast.id)) == ["e", "b", "a", "d"])
+            #expect(try await guids(EpisodeQuery(filter: .inprogress, podcast: podcast.id)) == ["a"])
+            #expect(try await guids(EpisodeQuery(filter: .played, podcast: podcast.id)) == ["c"])
+            #expect(try await guids(EpisodeQuery(filter: .downloaded, podcast: podcast.id)) == ["e"], "a failed download is not one")
+            #expect(try await store.episodes(EpisodeQuery()).episodes.count == 8, "all podcasts")
+            #expect(try await store.episodes(EpisodeQuery(podcast: other.id)).episodes.count == 3)
+
+            var paged: [String] = []
+            var offset = 0
+            while true {
+                let page = try await store.episodes(EpisodeQuery(sort: .shortest, offset: offset, limit: 3))
+                paged += page.episodes.map(\.guid)
+                offset += page.episodes.count
+                if !page.more { break }
+            }
+            #expect(paged == (try await guids(EpisodeQuery(sort: .shortest))), "pages add up to the list, nothing twice")
+            #expect(try await store.episodes(EpisodeQuery(offset: 8)).episodes.isEmpty)
+            #expect(try await store.unsubscribe(podcastID: other.id))
+            #expect(try await store.episodes(EpisodeQuery()).episodes.count == 5, "unsubscribed podcasts leave lists")
+        }
+    }
+
+    @Test("the Inbox: a new subscription's newest, a refresh's new ones; queued, played, listened to, dismissed or cleared leave")
+    func inbox() async throws {
+        try await withStore { store, _ in
+            let podcast = try await store.subscribe(feedURL: "https://example.org/lists.xml", content: Self.lists)
+            var page = try await store.inbox()
+            #expect(page.episodes.map(\.guid) == ["e"] && page.total == 1 && !page.more)
+            #expect(page.episodes[0].inInbox)
+            var refreshed = Self.lists
+            refreshed.items += [Self.item("f", hours: 6, duration: 60), Self.item("g", hours: 7, duration: 60), Self.item("h", hours: 8, duration: 60)]
+            _ = try await store.storeRefresh(podcastID: podcast.id, content: refreshed, etag: nil, lastModified: nil)
+            page = try await store.inbox()
+            #expect(page.episodes.map(\.guid) == ["h", "g", "f", "e"] && page.total == 4)
+            _ = try await store.storeRefresh(podcastID: podcast.id, content: refreshed, etag: nil, lastModified: nil)
+            #expect(try await store.inbox().total == 4, "a refresh with nothing new brings nothing")
+            #expect(try await store.inbox(offset: 1, limit: 2).episodes.map(\.guid) == ["g", "f"])
+            #expect(try await store.inbox(offset: 1, limit: 2).more)
+
+            let ids = Dictionary(uniqueKeysWithValues: try await store.episodes(podcastID: podcast.id).map { ($0.guid, $0.id) })
+            try await store.setPlayed(episodeID: ids["h"]!, played: true)
+            #expect(try await store.inbox().episodes.map(\.guid) == ["g", "f", "e"], "marked played leaves")
+            try await store.savePosition(episodeID: ids["g"]!, position: 0)
+            #expect(try await store.inbox().total == 3, "a position of 0 is not listening")
+            try await store.savePosition(episodeID: ids["g"]!, position: 12)
+            #expect(try await store.leaveInbox(episodeID: ids["f"]!))
+            #expect(try await !store.leaveInbox(episodeID: ids["f"]!), "once")
+            #expect(try await store.inbox().episodes.map(\.guid) == ["e"])
+            try await store.setPlayed(episodeID: ids["h"]!, played: false)
+            #expect(try await store.inbox().total == 1, "marked unplayed again does not bring it back")
+            #expect(try await store.clearInbox() == 1)
+            #expect(try await store.inbox() == EpisodePage(episodes: [], more: false, total: 0))
+        }
+    }
+}
