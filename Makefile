@@ -50,14 +50,17 @@ baselines: setup-test build
 
 # Feed-parser benchmark against xmllint, podcastparser, feedparser and feedparser-rs, then the
 # many-clients benchmark (latency of a change to every client, CPU of 500 clients) and the downloads
-# benchmark (loopback throughput against curl); not part of
-# `make test`. The tables are also written to .build/bench/{feeds,clients,downloads}.md.
+# benchmark (loopback throughput against curl), then library search (latency over 1,000 podcasts and
+# 200,000 episodes, and what the index costs a 60,000-episode feed); not part of `make test`. The
+# tables are also written to .build/bench/{feeds,clients,downloads,search}.md.
 bench: setup-run release
 	@scripts/bench-setup.sh
 	$(SWIFT) build -c release --product earshot-parse
 	.build/bench/venv/bin/python bench/feeds.py
 	.build/bench/venv/bin/python bench/clients.py
 	.build/bench/venv/bin/python bench/downloads.py
+	$(SWIFT) build -c release --product earshot-bench
+	mkdir -p .build/bench && .build/release/earshot-bench search | tee .build/bench/search.md
 
 # libFuzzer on the feed parser and the show-notes sanitizer for 10 minutes (Fuzz/README.md);
 # not part of `make test`. Findings land in .build/fuzz/findings/.

@@ -44,6 +44,8 @@ let package = Package(
         .executableTarget(name: "earshot", dependencies: ["Web", "Playback", "Downloads", "Library", "Feeds", "FeedFetching", "EarshotCore"]),
         // The feed parser alone, for `make bench` (Sources/earshot-parse/main.swift says why).
         .executableTarget(name: "earshot-parse", dependencies: ["Feeds"]),
+        // Library search speed for `make bench` (Sources/earshot-bench/main.swift says what it measures).
+        .executableTarget(name: "earshot-bench", dependencies: ["Library", "EarshotCore"]),
         .target(name: "TestSupport", dependencies: ["EarshotCore"]),
 
         .testTarget(name: "EarshotCoreTests", dependencies: ["EarshotCore", "TestSupport"]),

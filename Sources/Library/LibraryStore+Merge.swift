@@ -22,6 +22,18 @@ extension LibraryStore {
         let listedGUIDs = Set(items.map(\.guid))
         var claimed = Set<Int64>()
         var inserted: [InboxArrivals.Inserted] = []
+        // New rows are indexed together at the end (one INSERT … SELECT: several times faster than
+        // a trigger per row). New rows have rowids above every row before them (INTEGER PRIMARY KEY
+        // takes max + 1), so "from this rowid on" names them. A row updated in this same merge (a
+        // feed listing a guid twice) must be in the index first: the update trigger takes its old
+        // words out.
+        var unindexedFrom: Int64?
+        func indexNewRows() throws {
+            guard indexesEpisodes, let first = unindexedFrom else { return }
+            try database.run("INSERT INTO episodes_fts(rowid, title, summary) SELECT id, title, summary FROM episodes WHERE id >= ?",
+                             [first])
+            unindexedFrom = nil
+        }
 
         let insert = try database.cachedStatement(LibrarySQL.insertEpisode)
         let update = try database.cachedStatement(LibrarySQL.updateEpisode)
@@ -36,6 +48,7 @@ extension LibraryStore {
                 !listedGUIDs.contains($0.guid) && !claimed.contains($0.id)
             }?.id)
             if let id = match {
+                if let first = unindexedFrom, id >= first { try indexNewRows() }
                 update.reset()
                 try update.bind([id] + fields)
                 try update.step()
@@ -47,11 +60,13 @@ extension LibraryStore {
                 try insert.step()
                 let id = database.lastInsertedRowID
                 inserted.append(.init(id: id, published: item.published))
+                if unindexedFrom == nil { unindexedFrom = id }
                 claimed.insert(id)
                 byGUID[item.guid] = id
                 if !item.enclosureURL.isEmpty { byURL[item.enclosureURL, default: []].append((id, item.guid)) }
             }
         }
+        try indexNewRows()
         return inserted
     }
 

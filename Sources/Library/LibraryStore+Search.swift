@@ -4,7 +4,7 @@ import Foundation
 /// Library search over FTS5 (LibrarySchema+Search.swift, SearchSQL).
 extension LibraryStore {
     /// Podcasts and episodes matching `text` as typed (SearchQuery quotes it: typing cannot make
-    /// an FTS syntax error), best first, at most `limit` of each. Episodes: title hits, then hits
+    /// an FTS syntax error), best first (among the newest `rankWindow` matches), at most `limit` of each. Episodes: title hits, then hits
     /// in the notes and in transcripts taken in turn (their ranks come from different indexes and
     /// are not comparable), each episode once per field, a transcript hit with the cue's time.
     public func search(_ text: String, limit: Int = 20) throws -> SearchResults {
@@ -27,7 +27,8 @@ extension LibraryStore {
     }
 
     private func episodeHits(_ query: String, _ limit: Int) throws -> [SearchResults.EpisodeHit] {
-        let ids = try database.fetchAll(SearchSQL.episodeRanks, [query, limit]) { $0.int64(at: 0) }
+        let start = try database.fetchOne(SearchSQL.episodeWindow, [query, Self.rankWindow - 1]) { $0.int64(at: 0) } ?? 0
+        let ids = try database.fetchAll(SearchSQL.episodeRanks, [query, limit, start]) { $0.int64(at: 0) }
         var byID: [Int64: SearchResults.EpisodeHit] = [:]
         if !ids.isEmpty {
             for hit in try database.fetchAll(SearchSQL.episodeSnippets, [query, Self.jsonList(ids)], row: { row in
@@ -51,7 +52,8 @@ extension LibraryStore {
 
     /// Each episode's best cue, best episodes first.
     private func transcriptHits(_ query: String, _ limit: Int) throws -> [SearchResults.EpisodeHit] {
-        let cues = try database.fetchAll(SearchSQL.cueRanks, [query, limit * 4]) { ($0.int64(at: 0), $0.int64(at: 1)) }
+        let start = try database.fetchOne(SearchSQL.cueWindow, [query, Self.rankWindow - 1]) { $0.int64(at: 0) } ?? 0
+        let cues = try database.fetchAll(SearchSQL.cueRanks, [query, limit * 4, start]) { ($0.int64(at: 0), $0.int64(at: 1)) }
         var seen = Set<Int64>()
         let best = cues.filter { seen.insert($0.1).inserted }.prefix(limit)
         guard !best.isEmpty else { return [] }
@@ -67,7 +69,25 @@ extension LibraryStore {
         }
     }
 
+    /// How many of the newest matches are ranked (SearchSQL.episodeWindow says why); a search
+    /// for a word in thousands of episodes ranks the newest few thousand, which is what a
+    /// listener looks through anyway.
+    static let rankWindow = 4_000
+
     private static func jsonList(_ ids: [Int64]) -> String { "[" + ids.map(String.init).joined(separator: ",") + "]" }
 
     private static func inOrder<T>(_ ids: [Int64], _ byID: [Int64: T]) -> [T] { ids.compactMap { byID[$0] } }
+}
+
+extension LibraryStore {
+    /// Removes the search index's triggers and tables: `make bench` times storing a feed with
+    /// and without them (Sources/earshot-bench). Never called by Earshot itself.
+    public func dropSearchIndexForBenchmark() throws {
+        try database.execute("""
+            DROP TRIGGER podcasts_fts_insert; DROP TRIGGER podcasts_fts_delete; DROP TRIGGER podcasts_fts_update;
+            DROP TRIGGER episodes_fts_delete; DROP TRIGGER episodes_fts_update;
+            DROP TABLE podcasts_fts; DROP TABLE episodes_fts;
+            """)
+        indexesEpisodes = false
+    }
 }

@@ -10,6 +10,8 @@ public actor LibraryStore {
     /// The database file.
     public nonisolated let path: String
     let database: Database
+    /// False only after `dropSearchIndexForBenchmark()`: `make bench` stores without the index.
+    var indexesEpisodes = true
 
     /// Opens the library at `path`, creating the file (and its folder) when missing, and brings its
     /// schema up to date. A file that is not a readable database throws `DatabaseError` and is left as it is.

@@ -17,10 +17,18 @@ enum SearchSQL {
         WHERE podcasts_fts MATCH ?1 AND podcasts_fts.rowid IN (SELECT value FROM json_each(?2))
         """
 
+    /// The rank window: bm25 is computed for every row a query ranks, and a common word matches
+    /// most of a big library (180,000 of 200,000 episodes), so only the newest `rankWindow`
+    /// matches are ranked. These find where that window starts: the rowid of the window's last
+    /// match (rowids grow as episodes arrive, so this is recency), nil when there are fewer.
+    static let episodeWindow = "SELECT rowid FROM episodes_fts WHERE episodes_fts MATCH ?1 ORDER BY rowid DESC LIMIT 1 OFFSET ?2"
+    static let cueWindow = "SELECT rowid FROM transcript_fts WHERE transcript_fts MATCH ?1 ORDER BY rowid DESC LIMIT 1 OFFSET ?2"
+
     static let episodeRanks = """
         SELECT episodes_fts.rowid FROM episodes_fts CROSS JOIN episodes e ON e.id = episodes_fts.rowid
         CROSS JOIN podcasts p ON p.id = e.podcast_id
-        WHERE episodes_fts MATCH ?1 AND p.subscribed = 1 ORDER BY bm25(episodes_fts, 10.0, 1.0) LIMIT ?2
+        WHERE episodes_fts MATCH ?1 AND episodes_fts.rowid >= ?3 AND p.subscribed = 1
+        ORDER BY bm25(episodes_fts, 10.0, 1.0) LIMIT ?2
         """
     /// Columns 15 and 16: the title highlighted (whole: titles are short), the notes' snippet.
     static let episodeSnippets = """
@@ -34,7 +42,7 @@ enum SearchSQL {
     static let cueRanks = """
         SELECT transcript_fts.rowid, c.episode_id FROM transcript_fts CROSS JOIN transcript_cues c ON c.id = transcript_fts.rowid
         CROSS JOIN episodes e ON e.id = c.episode_id CROSS JOIN podcasts p ON p.id = e.podcast_id
-        WHERE transcript_fts MATCH ?1 AND p.subscribed = 1 ORDER BY rank LIMIT ?2
+        WHERE transcript_fts MATCH ?1 AND transcript_fts.rowid >= ?3 AND p.subscribed = 1 ORDER BY rank LIMIT ?2
         """
     static let cueSnippets = """
         SELECT transcript_fts.rowid, c.start, snippet(transcript_fts, 0, \(marks), '…', 20)

@@ -144,6 +144,26 @@ struct SearchStoreTests {
         }
     }
 
+    @Test("a feed listing a guid twice (the second wins) leaves a sound index with the second's words")
+    func duplicateGUIDs() async throws {
+        try await withStore { store, _ in
+            let feed = FeedContent(title: "Twice", items: [
+                Self.episode("x", "Draft title", notes: "first words", hours: 1),
+                Self.episode("y", "Other", notes: "between", hours: 2),
+                Self.episode("x", "Final title", notes: "second words", hours: 1),
+            ])
+            _ = try await store.subscribe(feedURL: "https://example.org/twice.xml", content: feed)
+            #expect(try await store.search("final").episodes.map(\.episode.title) == ["Final title"])
+            #expect(try await store.search("draft").episodes.isEmpty)
+            #expect(try await store.search("between").episodes.count == 1)
+            let sound = try await store.withDatabase { db in
+                try db.run("INSERT INTO episodes_fts(episodes_fts, rank) VALUES('integrity-check', 1)")
+                return true
+            }
+            #expect(sound)
+        }
+    }
+
     @Test("a library from before search is indexed when it opens")
     func indexesOldLibraries() async throws {
         try await withDirectory { directory in
@@ -155,7 +175,7 @@ struct SearchStoreTests {
                 try await store.withDatabase { db in
                     try db.execute("""
                         DROP TRIGGER podcasts_fts_insert; DROP TRIGGER podcasts_fts_delete; DROP TRIGGER podcasts_fts_update;
-                        DROP TRIGGER episodes_fts_insert; DROP TRIGGER episodes_fts_delete; DROP TRIGGER episodes_fts_update;
+                        DROP TRIGGER episodes_fts_delete; DROP TRIGGER episodes_fts_update;
                         DROP TABLE podcasts_fts; DROP TABLE episodes_fts; DROP TABLE transcript_fts;
                         DROP TABLE transcript_cues; DROP TABLE transcripts;
                         DELETE FROM migrations WHERE name IN ('v7-search', 'v8-transcripts');
