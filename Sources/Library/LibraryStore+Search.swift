@@ -18,27 +18,25 @@ extension LibraryStore {
     private func podcastHits(_ query: String, _ limit: Int) throws -> [SearchResults.PodcastHit] {
         let ids = try database.fetchAll(SearchSQL.podcastRanks, [query, limit]) { $0.int64(at: 0) }
         guard !ids.isEmpty else { return [] }
-        let found = try database.fetchAll(SearchSQL.podcastSnippets, [query, Self.jsonList(ids)]) { row in
-            let title = SearchSnippet(marked: row.string(at: 12)), author = SearchSnippet(marked: row.string(at: 13))
-            return (row.int64(at: 0), SearchResults.PodcastHit(podcast: Podcast(row: row),
-                                                                snippet: title.marks.isEmpty && !author.marks.isEmpty ? author : title))
+        return try ids.compactMap { id in
+            try database.fetchOne(SearchSQL.podcastSnippets, [query, id]) { row in
+                let title = SearchSnippet(marked: row.string(at: 12)), author = SearchSnippet(marked: row.string(at: 13))
+                return SearchResults.PodcastHit(podcast: Podcast(row: row), snippet: title.marks.isEmpty && !author.marks.isEmpty ? author : title)
+            }
         }
-        return Self.inOrder(ids, Dictionary(found, uniquingKeysWith: { first, _ in first }))
     }
 
     private func episodeHits(_ query: String, _ limit: Int) throws -> [SearchResults.EpisodeHit] {
         let start = try database.fetchOne(SearchSQL.episodeWindow, [query, Self.rankWindow - 1]) { $0.int64(at: 0) } ?? 0
         let ids = try database.fetchAll(SearchSQL.episodeRanks, [query, limit, start]) { $0.int64(at: 0) }
-        var byID: [Int64: SearchResults.EpisodeHit] = [:]
-        if !ids.isEmpty {
-            for hit in try database.fetchAll(SearchSQL.episodeSnippets, [query, Self.jsonList(ids)], row: { row in
+        let metadata = try ids.compactMap { id in
+            try database.fetchOne(SearchSQL.episodeSnippets, [query, id]) { row in
                 let title = SearchSnippet(marked: row.string(at: 15))
                 return title.marks.isEmpty
                     ? SearchResults.EpisodeHit(episode: Episode(row: row), field: .notes, snippet: SearchSnippet(marked: row.string(at: 16)))
                     : SearchResults.EpisodeHit(episode: Episode(row: row), field: .title, snippet: title)
-            }) { byID[hit.episode.id] = hit }
+            }
         }
-        let metadata: [SearchResults.EpisodeHit] = Self.inOrder(ids, byID)
         let titles = metadata.filter { $0.field == .title }, notes = metadata.filter { $0.field == .notes }
         let spoken = try transcriptHits(query, limit)
         var merged = titles
@@ -57,10 +55,12 @@ extension LibraryStore {
         var seen = Set<Int64>()
         let best = cues.filter { seen.insert($0.1).inserted }.prefix(limit)
         guard !best.isEmpty else { return [] }
-        let snippets = try database.fetchAll(SearchSQL.cueSnippets, [query, Self.jsonList(best.map(\.0))]) { row in
-            (row.int64(at: 0), (row.optionalDouble(at: 1), SearchSnippet(marked: row.string(at: 2))))
+        var cueByID: [Int64: (Double?, SearchSnippet)] = [:]
+        for (cue, _) in best {
+            cueByID[cue] = try database.fetchOne(SearchSQL.cueSnippets, [query, cue]) { row in
+                (row.optionalDouble(at: 1), SearchSnippet(marked: row.string(at: 2)))
+            }
         }
-        let cueByID = Dictionary(snippets, uniquingKeysWith: { first, _ in first })
         let episodes = try database.fetchAll(SearchSQL.episodesByID, [Self.jsonList(best.map(\.1))]) { Episode(row: $0) }
         let episodeByID = Dictionary(episodes.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
         return best.compactMap { cue, episodeID in
@@ -76,7 +76,6 @@ extension LibraryStore {
 
     private static func jsonList(_ ids: [Int64]) -> String { "[" + ids.map(String.init).joined(separator: ",") + "]" }
 
-    private static func inOrder<T>(_ ids: [Int64], _ byID: [Int64: T]) -> [T] { ids.compactMap { byID[$0] } }
 }
 
 extension LibraryStore {

@@ -1,5 +1,6 @@
 /// The statements of library search (LibraryStore+Search.swift). Each search is two steps: the
-/// best rows by rank, then the snippets of those rows only. Asking for snippets in the ranking
+/// best rows by rank, then the snippets of those rows only, one row at a time (FTS5 seeks a
+/// `rowid =`; with `rowid IN (…)` it would walk every match). Asking for snippets in the ranking
 /// query would make SQLite build one for every match before sorting (thousands for a common word).
 enum SearchSQL {
     /// `snippet()` / `highlight()` markers: SearchSnippet.open / .close.
@@ -14,7 +15,7 @@ enum SearchSQL {
     static let podcastSnippets = """
         SELECT \(LibrarySQL.podcastFields), highlight(podcasts_fts, 0, \(marks)), highlight(podcasts_fts, 1, \(marks))
         FROM podcasts_fts CROSS JOIN podcasts p ON p.id = podcasts_fts.rowid
-        WHERE podcasts_fts MATCH ?1 AND podcasts_fts.rowid IN (SELECT value FROM json_each(?2))
+        WHERE podcasts_fts MATCH ?1 AND podcasts_fts.rowid = ?2
         """
 
     /// The rank window: bm25 is computed for every row a query ranks, and a common word matches
@@ -35,7 +36,7 @@ enum SearchSQL {
         SELECT \(LibrarySQL.episodeFields), highlight(episodes_fts, 0, \(marks)),
             snippet(episodes_fts, 1, \(marks), '…', 20)
         FROM episodes_fts CROSS JOIN episodes e ON e.id = episodes_fts.rowid CROSS JOIN podcasts p ON p.id = e.podcast_id
-        WHERE episodes_fts MATCH ?1 AND episodes_fts.rowid IN (SELECT value FROM json_each(?2))
+        WHERE episodes_fts MATCH ?1 AND episodes_fts.rowid = ?2
         """
 
     /// The best cues: several per episode may come; the store keeps each episode's best.
@@ -47,7 +48,7 @@ enum SearchSQL {
     static let cueSnippets = """
         SELECT transcript_fts.rowid, c.start, snippet(transcript_fts, 0, \(marks), '…', 20)
         FROM transcript_fts CROSS JOIN transcript_cues c ON c.id = transcript_fts.rowid
-        WHERE transcript_fts MATCH ?1 AND transcript_fts.rowid IN (SELECT value FROM json_each(?2))
+        WHERE transcript_fts MATCH ?1 AND transcript_fts.rowid = ?2
         """
     static let episodesByID = """
         SELECT \(LibrarySQL.episodeFields) FROM episodes e JOIN podcasts p ON p.id = e.podcast_id
