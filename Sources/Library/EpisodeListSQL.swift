@@ -6,13 +6,7 @@ enum EpisodeListSQL {
     static func list(_ query: EpisodeQuery) -> String {
         var conditions = ["p.subscribed = 1"]
         if query.podcast != nil { conditions.append("e.podcast_id = ?1") }
-        switch query.filter {
-        case nil: break
-        case .unplayed: conditions.append("e.played = 0")
-        case .inprogress: conditions.append("e.played = 0 AND e.position > 0")
-        case .played: conditions.append("e.played = 1")
-        case .downloaded: conditions.append("EXISTS (SELECT 1 FROM downloads d WHERE d.episode_id = e.id AND d.state = 'done')")
-        }
+        if let filter = query.filter { conditions.append(condition(filter)) }
         // All podcasts: CROSS JOIN keeps the episodes outer, walked along a sort index (see
         // LibrarySQL.recentEpisodes); one podcast: the planner starts from its index.
         let join = query.podcast == nil ? "CROSS JOIN" : "JOIN"
@@ -20,6 +14,16 @@ enum EpisodeListSQL {
             SELECT \(LibrarySQL.episodeFields) FROM episodes e \(join) podcasts p ON p.id = e.podcast_id
             WHERE \(conditions.joined(separator: " AND ")) ORDER BY \(order(query.sort)) LIMIT ?2 OFFSET ?3
             """
+    }
+
+    /// The condition on `e` (an episode row) a filter adds; search uses them too.
+    static func condition(_ filter: EpisodeQuery.Filter) -> String {
+        switch filter {
+        case .unplayed: "e.played = 0"
+        case .inprogress: "e.played = 0 AND e.position > 0"
+        case .played: "e.played = 1"
+        case .downloaded: "EXISTS (SELECT 1 FROM downloads d WHERE d.episode_id = e.id AND d.state = 'done')"
+        }
     }
 
     /// Undated episodes come last when oldest first too, and episodes of unknown length (0) last

@@ -7,11 +7,12 @@ extension LibraryStore {
     /// an FTS syntax error), best first (among the newest `rankWindow` matches), at most `limit` of each. Episodes: title hits, then hits
     /// in the notes and in transcripts taken in turn (their ranks come from different indexes and
     /// are not comparable), each episode once per field, a transcript hit with the cue's time.
-    public func search(_ text: String, limit: Int = 20) throws -> SearchResults {
+    /// `filter`: only episodes in that state (podcasts are listed as ever).
+    public func search(_ text: String, limit: Int = 20, filter: EpisodeQuery.Filter? = nil) throws -> SearchResults {
         guard let query = SearchQuery(text).fts else { return SearchResults() }
         let limit = max(1, limit)
         return try database.transaction {
-            SearchResults(podcasts: try podcastHits(query, limit), episodes: try episodeHits(query, limit))
+            SearchResults(podcasts: try podcastHits(query, limit), episodes: try episodeHits(query, limit, filter))
         }
     }
 
@@ -26,9 +27,9 @@ extension LibraryStore {
         }
     }
 
-    private func episodeHits(_ query: String, _ limit: Int) throws -> [SearchResults.EpisodeHit] {
+    private func episodeHits(_ query: String, _ limit: Int, _ filter: EpisodeQuery.Filter?) throws -> [SearchResults.EpisodeHit] {
         let start = try database.fetchOne(SearchSQL.episodeWindow, [query, Self.rankWindow - 1]) { $0.int64(at: 0) } ?? 0
-        let ids = try database.fetchAll(SearchSQL.episodeRanks, [query, limit, start]) { $0.int64(at: 0) }
+        let ids = try database.fetchAll(SearchSQL.episodeRanks(filter), [query, limit, start]) { $0.int64(at: 0) }
         let metadata = try ids.compactMap { id in
             try database.fetchOne(SearchSQL.episodeSnippets, [query, id]) { row in
                 let title = SearchSnippet(marked: row.string(at: 15))
@@ -38,7 +39,7 @@ extension LibraryStore {
             }
         }
         let titles = metadata.filter { $0.field == .title }, notes = metadata.filter { $0.field == .notes }
-        let spoken = try transcriptHits(query, limit)
+        let spoken = try transcriptHits(query, limit, filter)
         var merged = titles
         var notesLeft = notes[...], spokenLeft = spoken[...]
         while merged.count < limit, !(notesLeft.isEmpty && spokenLeft.isEmpty) {
@@ -49,9 +50,9 @@ extension LibraryStore {
     }
 
     /// Each episode's best cue, best episodes first.
-    private func transcriptHits(_ query: String, _ limit: Int) throws -> [SearchResults.EpisodeHit] {
+    private func transcriptHits(_ query: String, _ limit: Int, _ filter: EpisodeQuery.Filter?) throws -> [SearchResults.EpisodeHit] {
         let start = try database.fetchOne(SearchSQL.cueWindow, [query, Self.rankWindow - 1]) { $0.int64(at: 0) } ?? 0
-        let cues = try database.fetchAll(SearchSQL.cueRanks, [query, limit * 4, start]) { ($0.int64(at: 0), $0.int64(at: 1)) }
+        let cues = try database.fetchAll(SearchSQL.cueRanks(filter), [query, limit * 4, start]) { ($0.int64(at: 0), $0.int64(at: 1)) }
         var seen = Set<Int64>()
         let best = cues.filter { seen.insert($0.1).inserted }.prefix(limit)
         guard !best.isEmpty else { return [] }

@@ -1,3 +1,5 @@
+import EarshotCore
+
 /// The statements of library search (LibraryStore+Search.swift). Each search is two steps: the
 /// best rows by rank, then the snippets of those rows only, one row at a time (FTS5 seeks a
 /// `rowid =`; with `rowid IN (…)` it would walk every match). Asking for snippets in the ranking
@@ -25,12 +27,15 @@ enum SearchSQL {
     static let episodeWindow = "SELECT rowid FROM episodes_fts WHERE episodes_fts MATCH ?1 ORDER BY rowid DESC LIMIT 1 OFFSET ?2"
     static let cueWindow = "SELECT rowid FROM transcript_fts WHERE transcript_fts MATCH ?1 ORDER BY rowid DESC LIMIT 1 OFFSET ?2"
 
-    static let episodeRanks = """
+    /// `filter`: only episodes in that state (EpisodeListSQL.condition).
+    static func episodeRanks(_ filter: EpisodeQuery.Filter?) -> String {
+        """
         SELECT episodes_fts.rowid FROM episodes_fts CROSS JOIN episodes e ON e.id = episodes_fts.rowid
         CROSS JOIN podcasts p ON p.id = e.podcast_id
-        WHERE episodes_fts MATCH ?1 AND episodes_fts.rowid >= ?3 AND p.subscribed = 1
+        WHERE episodes_fts MATCH ?1 AND episodes_fts.rowid >= ?3 AND p.subscribed = 1\(filter.map { " AND " + EpisodeListSQL.condition($0) } ?? "")
         ORDER BY bm25(episodes_fts, 10.0, 1.0) LIMIT ?2
         """
+    }
     /// Columns 15 and 16: the title highlighted (whole: titles are short), the notes' snippet.
     static let episodeSnippets = """
         SELECT \(LibrarySQL.episodeFields), highlight(episodes_fts, 0, \(marks)),
@@ -40,11 +45,14 @@ enum SearchSQL {
         """
 
     /// The best cues: several per episode may come; the store keeps each episode's best.
-    static let cueRanks = """
+    static func cueRanks(_ filter: EpisodeQuery.Filter?) -> String {
+        """
         SELECT transcript_fts.rowid, c.episode_id FROM transcript_fts CROSS JOIN transcript_cues c ON c.id = transcript_fts.rowid
         CROSS JOIN episodes e ON e.id = c.episode_id CROSS JOIN podcasts p ON p.id = e.podcast_id
-        WHERE transcript_fts MATCH ?1 AND transcript_fts.rowid >= ?3 AND p.subscribed = 1 ORDER BY rank LIMIT ?2
+        WHERE transcript_fts MATCH ?1 AND transcript_fts.rowid >= ?3 AND p.subscribed = 1\(filter.map { " AND " + EpisodeListSQL.condition($0) } ?? "")
+        ORDER BY rank LIMIT ?2
         """
+    }
     static let cueSnippets = """
         SELECT transcript_fts.rowid, c.start, snippet(transcript_fts, 0, \(marks), '…', 20)
         FROM transcript_fts CROSS JOIN transcript_cues c ON c.id = transcript_fts.rowid

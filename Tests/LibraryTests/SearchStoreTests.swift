@@ -144,6 +144,26 @@ struct SearchStoreTests {
         }
     }
 
+    @Test("search results filtered like lists: unplayed, in progress, played, downloaded")
+    func filtered() async throws {
+        try await withStore { store, _ in
+            let podcast = try await store.subscribe(feedURL: "https://example.org/kitchen.xml", content: Self.kitchen)
+            let ids = Dictionary(uniqueKeysWithValues: try await store.episodes(podcastID: podcast.id).map { ($0.guid, $0.id) })
+            try await store.setPlayed(episodeID: ids["k3"]!, played: true)
+            try await store.savePosition(episodeID: ids["k2"]!, position: 30)
+            try await store.storeTranscript(episodeID: ids["k3"]!, url: "u", format: "text", cues: [TranscriptCue(start: 3, text: "linux again")])
+            func titles(_ filter: EpisodeQuery.Filter?) async throws -> [String] {
+                try await store.search("linux", filter: filter).episodes.map(\.episode.title)
+            }
+            #expect(try await titles(nil) == ["The linux kitchen", "Soup season", "Soup season"], "title, notes, transcript")
+            #expect(try await titles(.played) == ["Soup season", "Soup season"])
+            #expect(try await titles(.unplayed) == ["The linux kitchen"])
+            #expect(try await titles(.inprogress) == ["The linux kitchen"])
+            #expect(try await titles(.downloaded).isEmpty)
+            #expect(try await store.search("kitchen", filter: .played).podcasts.count == 1, "podcasts are listed as ever")
+        }
+    }
+
     @Test("a feed listing a guid twice (the second wins) leaves a sound index with the second's words")
     func duplicateGUIDs() async throws {
         try await withStore { store, _ in

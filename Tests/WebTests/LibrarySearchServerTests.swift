@@ -54,6 +54,10 @@ struct LibrarySearchServerTests {
                 #expect(response.status == 200, "\(typed): \(response.text)")
             }
             #expect(try await h.http("/api/search?q=\(String(repeating: "a", count: 201))").status == 400)
+            try await h.store.setPlayed(episodeID: h.episodes[0].id, played: true)
+            let played = try Self.object(try await h.http("/api/search?q=tone&filter=played"))
+            #expect((played["episodes"] as? [[String: Any]])?.compactMap { ($0["episode"] as? [String: Any])?["title"] as? String } == ["First tone"])
+            #expect(try await h.http("/api/search?q=tone&filter=new").status == 400)
             #expect(try await h.http("/api/search?q=tone&limit=1").text.components(separatedBy: "\"in\"").count == 2, "limit")
             #expect(try await h.http("/api/podcasts/\(h.podcast.id)", method: "DELETE").status == 200)
             body = try Self.object(try await h.http("/api/search?q=tone"))

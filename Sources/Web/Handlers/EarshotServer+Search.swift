@@ -16,6 +16,11 @@ extension EarshotServer {
             throw HTTPError.badRequest("a search is at most \(Self.directoryTermLimit) characters")
         }
         let asked = Int(request.query["limit"] ?? "") ?? Self.searchDefaultLimit
-        return try .json(try await store.search(text, limit: min(max(asked, 1), Self.searchMaximumLimit)))
+        var filter: EpisodeQuery.Filter?
+        switch EpisodeQuery.parse(["filter": request.query["filter"] ?? ""]) {
+        case .success(let parsed): filter = parsed.filter
+        case .failure(let error): throw HTTPError.badRequest(error.message)
+        }
+        return try .json(try await store.search(text, limit: min(max(asked, 1), Self.searchMaximumLimit), filter: filter))
     }
 }
