@@ -16,6 +16,8 @@ extension EarshotServer {
         Route(["GET"], "/playlists", .pairedPage) { s, r in try await s.appPage(r) },
         Route(["GET"], "/downloads", .pairedPage) { s, r in try await s.appPage(r) },
         Route(["GET"], "/devices", .pairedPage) { s, r in try await s.appPage(r) },
+        Route(["GET"], "/search", .pairedPage) { s, r in try await s.appPage(r) },
+        Route(["GET"], "/inbox", .pairedPage) { s, r in try await s.appPage(r) },
         Route(["GET"], "/podcast/{id}", .pairedPage) { s, r in try await s.appPage(r) },
         Route(["GET"], "/episode/{id}", .pairedPage) { s, r in try await s.appPage(r) },
         Route(["GET"], "/playlist/{id}", .pairedPage) { s, r in try await s.appPage(r) },
