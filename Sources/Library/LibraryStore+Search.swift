@@ -4,7 +4,7 @@ import Foundation
 /// Library search over FTS5 (LibrarySchema+Search.swift, SearchSQL).
 extension LibraryStore {
     /// Podcasts and episodes matching `text` as typed (SearchQuery quotes it: typing cannot make
-    /// an FTS syntax error), best first (among the newest `rankWindow` matches), at most `limit` of each. Episodes: title hits, then hits
+    /// an FTS syntax error), best first (bm25; past `rankWindow` matches, title hits then newest first), at most `limit` of each. Episodes: title hits, then hits
     /// in the notes and in transcripts taken in turn (their ranks come from different indexes and
     /// are not comparable), each episode once per field, a transcript hit with the cue's time.
     /// `filter`: only episodes in that state (podcasts are listed as ever).
@@ -28,8 +28,18 @@ extension LibraryStore {
     }
 
     private func episodeHits(_ query: String, _ limit: Int, _ filter: EpisodeQuery.Filter?) throws -> [SearchResults.EpisodeHit] {
-        let start = try database.fetchOne(SearchSQL.episodeWindow, [query, Self.rankWindow - 1]) { $0.int64(at: 0) } ?? 0
-        let ids = try database.fetchAll(SearchSQL.episodeRanks(filter), [query, limit, start]) { $0.int64(at: 0) }
+        let ids: [Int64]
+        if try database.fetchOne(SearchSQL.episodeWindow, [query, Self.rankWindow - 1], row: { _ in true }) == nil {
+            ids = try database.fetchAll(SearchSQL.episodeRanks(filter), [query, limit]) { $0.int64(at: 0) }
+        } else {
+            // More matches than are worth ranking: words this common say nothing about relevance,
+            // so titles first, each newest first — FTS5's own order, which stops at the page.
+            let titled = try database.fetchAll(SearchSQL.episodesNewest(filter), ["title : (\(query))", limit, 0]) { $0.int64(at: 0) }
+            let rest = titled.count < limit
+                ? try database.fetchAll(SearchSQL.episodesNewest(filter), [query, limit + titled.count, 0]) { $0.int64(at: 0) } : []
+            let seen = Set(titled)
+            ids = Array((titled + rest.filter { !seen.contains($0) }).prefix(limit))
+        }
         let metadata = try ids.compactMap { id in
             try database.fetchOne(SearchSQL.episodeSnippets, [query, id]) { row in
                 let title = SearchSnippet(marked: row.string(at: 15))
@@ -51,8 +61,10 @@ extension LibraryStore {
 
     /// Each episode's best cue, best episodes first.
     private func transcriptHits(_ query: String, _ limit: Int, _ filter: EpisodeQuery.Filter?) throws -> [SearchResults.EpisodeHit] {
-        let start = try database.fetchOne(SearchSQL.cueWindow, [query, Self.rankWindow - 1]) { $0.int64(at: 0) } ?? 0
-        let cues = try database.fetchAll(SearchSQL.cueRanks(filter), [query, limit * 4, start]) { ($0.int64(at: 0), $0.int64(at: 1)) }
+        let many = try database.fetchOne(SearchSQL.cueWindow, [query, Self.rankWindow - 1], row: { _ in true }) != nil
+        let cues = try database.fetchAll(many ? SearchSQL.cuesNewest(filter) : SearchSQL.cueRanks(filter), [query, limit * 4]) {
+            ($0.int64(at: 0), $0.int64(at: 1))
+        }
         var seen = Set<Int64>()
         let best = cues.filter { seen.insert($0.1).inserted }.prefix(limit)
         guard !best.isEmpty else { return [] }
@@ -70,9 +82,8 @@ extension LibraryStore {
         }
     }
 
-    /// How many of the newest matches are ranked (SearchSQL.episodeWindow says why); a search
-    /// for a word in thousands of episodes ranks the newest few thousand, which is what a
-    /// listener looks through anyway.
+    /// Up to this many matches are ranked by bm25 (SearchSQL.episodeWindow says why); a search
+    /// with more lists title hits, then the rest, newest first.
     static let rankWindow = 4_000
 
     private static func jsonList(_ ids: [Int64]) -> String { "[" + ids.map(String.init).joined(separator: ",") + "]" }

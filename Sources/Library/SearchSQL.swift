@@ -20,10 +20,10 @@ enum SearchSQL {
         WHERE podcasts_fts MATCH ?1 AND podcasts_fts.rowid = ?2
         """
 
-    /// The rank window: bm25 is computed for every row a query ranks, and a common word matches
-    /// most of a big library (180,000 of 200,000 episodes), so only the newest `rankWindow`
-    /// matches are ranked. These find where that window starts: the rowid of the window's last
-    /// match (rowids grow as episodes arrive, so this is recency), nil when there are fewer.
+    /// bm25 is computed for every row a query ranks, and a common word matches most of a big
+    /// library (180,000 of 200,000 episodes): these say whether there are more than `rankWindow`
+    /// matches (a row at that offset), walking no further. Past it, lists are in FTS5's own
+    /// order (rowid, newest first), which stops at the page.
     static let episodeWindow = "SELECT rowid FROM episodes_fts WHERE episodes_fts MATCH ?1 ORDER BY rowid DESC LIMIT 1 OFFSET ?2"
     static let cueWindow = "SELECT rowid FROM transcript_fts WHERE transcript_fts MATCH ?1 ORDER BY rowid DESC LIMIT 1 OFFSET ?2"
 
@@ -32,8 +32,16 @@ enum SearchSQL {
         """
         SELECT episodes_fts.rowid FROM episodes_fts CROSS JOIN episodes e ON e.id = episodes_fts.rowid
         CROSS JOIN podcasts p ON p.id = e.podcast_id
-        WHERE episodes_fts MATCH ?1 AND episodes_fts.rowid >= ?3 AND p.subscribed = 1\(filter.map { " AND " + EpisodeListSQL.condition($0) } ?? "")
+        WHERE episodes_fts MATCH ?1 AND p.subscribed = 1\(filter.map { " AND " + EpisodeListSQL.condition($0) } ?? "")
         ORDER BY bm25(episodes_fts, 10.0, 1.0) LIMIT ?2
+        """
+    }
+    static func episodesNewest(_ filter: EpisodeQuery.Filter?) -> String {
+        """
+        SELECT episodes_fts.rowid FROM episodes_fts CROSS JOIN episodes e ON e.id = episodes_fts.rowid
+        CROSS JOIN podcasts p ON p.id = e.podcast_id
+        WHERE episodes_fts MATCH ?1 AND p.subscribed = 1\(filter.map { " AND " + EpisodeListSQL.condition($0) } ?? "")
+        ORDER BY episodes_fts.rowid DESC LIMIT ?2 OFFSET ?3
         """
     }
     /// Columns 15 and 16: the title highlighted (whole: titles are short), the notes' snippet.
@@ -49,8 +57,16 @@ enum SearchSQL {
         """
         SELECT transcript_fts.rowid, c.episode_id FROM transcript_fts CROSS JOIN transcript_cues c ON c.id = transcript_fts.rowid
         CROSS JOIN episodes e ON e.id = c.episode_id CROSS JOIN podcasts p ON p.id = e.podcast_id
-        WHERE transcript_fts MATCH ?1 AND transcript_fts.rowid >= ?3 AND p.subscribed = 1\(filter.map { " AND " + EpisodeListSQL.condition($0) } ?? "")
+        WHERE transcript_fts MATCH ?1 AND p.subscribed = 1\(filter.map { " AND " + EpisodeListSQL.condition($0) } ?? "")
         ORDER BY rank LIMIT ?2
+        """
+    }
+    static func cuesNewest(_ filter: EpisodeQuery.Filter?) -> String {
+        """
+        SELECT transcript_fts.rowid, c.episode_id FROM transcript_fts CROSS JOIN transcript_cues c ON c.id = transcript_fts.rowid
+        CROSS JOIN episodes e ON e.id = c.episode_id CROSS JOIN podcasts p ON p.id = e.podcast_id
+        WHERE transcript_fts MATCH ?1 AND p.subscribed = 1\(filter.map { " AND " + EpisodeListSQL.condition($0) } ?? "")
+        ORDER BY transcript_fts.rowid DESC LIMIT ?2
         """
     }
     static let cueSnippets = """

@@ -164,6 +164,23 @@ struct SearchStoreTests {
         }
     }
 
+    @Test("a word in more episodes than are ranked: title hits first, then the rest, newest first")
+    func commonWords() async throws {
+        try await withStore { store, _ in
+            let count = LibraryStore.rankWindow + 100
+            let items = (0..<count).map { index in
+                Self.episode("c\(index)", index % 1_000 == 7 ? "Common in the title \(index)" : "Episode \(index)",
+                             notes: "a common word and more", hours: Double(index))
+            }
+            _ = try await store.subscribe(feedURL: "https://example.org/common.xml", content: FeedContent(title: "Common", items: items))
+            let found = try await store.search("common", limit: 8).episodes
+            let titled = (0..<count).filter { $0 % 1_000 == 7 }.reversed().map { "Common in the title \($0)" }
+            #expect(found.map(\.episode.title) == Array(titled) + ["Episode \(count - 1)", "Episode \(count - 2)", "Episode \(count - 3)"])
+            #expect(found.prefix(titled.count).allSatisfy { $0.field == .title } && found.last?.field == .notes)
+            #expect(try await store.search("common", limit: 3, filter: .played).episodes.isEmpty, "filters still apply")
+        }
+    }
+
     @Test("a feed listing a guid twice (the second wins) leaves a sound index with the second's words")
     func duplicateGUIDs() async throws {
         try await withStore { store, _ in
