@@ -8,11 +8,6 @@ import Testing
 /// real socket (seen by a second client), on a live server with real mpv.
 @Suite("Episode lists and the Inbox on a live server", .serialized)
 struct EpisodeListServerTests {
-    private func send(_ ws: TestWebSocket, _ id: Int, _ command: String) async throws -> [String: Any] {
-        try await ws.send(#"{"id":\#(id),\#(command)}"#)
-        return try await ws.receive { ($0["type"] as? String == "ack" || $0["type"] as? String == "error") && $0["id"] as? Int == id }
-    }
-
     private func titles(_ body: [String: Any]) -> [String] {
         (body["episodes"] as? [[String: Any]] ?? []).compactMap { $0["title"] as? String }
     }
@@ -64,15 +59,15 @@ struct EpisodeListServerTests {
             let a = try await h.socket(), b = try await h.socket()
             _ = try await a.receiveJSON(); _ = try await b.receiveJSON()
             let isLibrary: ([String: Any]) -> Bool = { $0["type"] as? String == "library" }
-            #expect(try await send(a, 1, #""cmd":"inbox.dismiss","episode":\#(ids["Fifth tone"]!)"#)["type"] as? String == "ack")
+            #expect(try await a.reply(1, #""cmd":"inbox.dismiss","episode":\#(ids["Fifth tone"]!)"#)["type"] as? String == "ack")
             _ = try await b.receive(until: isLibrary)
-            #expect(try await send(a, 2, #""cmd":"queue.add","episode":\#(ids["Fourth tone"]!)"#)["type"] as? String == "ack")
+            #expect(try await a.reply(2, #""cmd":"queue.add","episode":\#(ids["Fourth tone"]!)"#)["type"] as? String == "ack")
             _ = try await b.receive(until: isLibrary)
-            #expect(try await send(a, 3, #""cmd":"play","episode":\#(ids["Third tone"]!)"#)["type"] as? String == "ack")
+            #expect(try await a.reply(3, #""cmd":"play","episode":\#(ids["Third tone"]!)"#)["type"] as? String == "ack")
             #expect(titles(try await h.json("/api/inbox")) == ["First tone"], "dismissed, queued and played ones left")
-            let unknown = try await send(a, 4, #""cmd":"inbox.dismiss","episode":99999"#)
+            let unknown = try await a.reply(4, #""cmd":"inbox.dismiss","episode":99999"#)
             #expect(unknown["type"] as? String == "error" && unknown["message"] as? String == "no episode with id 99999")
-            #expect(try await send(b, 5, #""cmd":"inbox.clear""#)["type"] as? String == "ack")
+            #expect(try await b.reply(5, #""cmd":"inbox.clear""#)["type"] as? String == "ack")
             _ = try await a.receive(until: isLibrary)
             body = try await h.json("/api/inbox")
             #expect(titles(body).isEmpty && body["total"] as? Int == 0)

@@ -9,12 +9,6 @@ import Testing
 /// read back over HTTP, and played into Up Next on real mpv.
 @Suite("Playlists over the socket and HTTP", .serialized)
 struct PlaylistSocketTests {
-    /// Sends `command` (with `id`) from `ws` and returns its reply (`ack` or `error`).
-    private func send(_ ws: TestWebSocket, _ id: Int, _ command: String) async throws -> [String: Any] {
-        try await ws.send(#"{"id":\#(id),\#(command)}"#)
-        return try await ws.receive { ($0["type"] as? String == "ack" || $0["type"] as? String == "error") && $0["id"] as? Int == id }
-    }
-
     /// The playlists as `GET /api/playlists` returns them: name and episode ids.
     private func listed(_ h: ServerHarness) async throws -> [(name: String, ids: [Int64])] {
         let lists = try #require(try await h.json("/api/playlists")["playlists"] as? [[String: Any]])
@@ -29,7 +23,7 @@ struct PlaylistSocketTests {
             let (e0, e1) = (h.episodes[0].id, h.episodes[1].id)
             let isPlaylists: ([String: Any]) -> Bool = { $0["type"] as? String == "playlists" }
 
-            #expect(try await send(a, 1, #""cmd":"playlist.create","name":"  Commute ","episodes":[\#(e1)]"#)["type"] as? String == "ack")
+            #expect(try await a.reply(1, #""cmd":"playlist.create","name":"  Commute ","episodes":[\#(e1)]"#)["type"] as? String == "ack")
             _ = try await b.receive(until: isPlaylists)
             _ = try await a.receive(until: isPlaylists) // the sender hears it too, after its ack
             var lists = try await listed(h)
@@ -38,30 +32,30 @@ struct PlaylistSocketTests {
             let id = try #require(all.first?["id"] as? Int)
             #expect(all.first?["count"] as? Int == 1 && all.first?["duration"] as? Double == 60)
 
-            #expect(try await send(b, 2, #""cmd":"playlist.add","playlist":\#(id),"episode":\#(e0)"#)["type"] as? String == "ack")
+            #expect(try await b.reply(2, #""cmd":"playlist.add","playlist":\#(id),"episode":\#(e0)"#)["type"] as? String == "ack")
             _ = try await a.receive(until: isPlaylists)
             #expect(try await listed(h)[0].ids == [e1, e0])
 
             // Adding again changes nothing (but is no error).
-            #expect(try await send(a, 3, #""cmd":"playlist.add","playlist":\#(id),"episodes":[\#(e1),\#(e0)]"#)["type"] as? String == "ack")
+            #expect(try await a.reply(3, #""cmd":"playlist.add","playlist":\#(id),"episodes":[\#(e1),\#(e0)]"#)["type"] as? String == "ack")
             #expect(try await listed(h)[0].ids == [e1, e0])
 
-            #expect(try await send(a, 4, #""cmd":"playlist.move","playlist":\#(id),"from":1,"to":0"#)["type"] as? String == "ack")
+            #expect(try await a.reply(4, #""cmd":"playlist.move","playlist":\#(id),"from":1,"to":0"#)["type"] as? String == "ack")
             _ = try await b.receive(until: isPlaylists)
             let one = try await h.json("/api/playlists/\(id)")
             #expect(((one["episodes"] as? [[String: Any]]) ?? []).map { $0["id"] as? Int } == [Int(e0), Int(e1)])
             #expect(((one["episodes"] as? [[String: Any]])?.first)?["title"] as? String == "First tone")
             #expect((one["playlist"] as? [String: Any])?["name"] as? String == "Commute")
 
-            #expect(try await send(b, 5, #""cmd":"playlist.rename","playlist":\#(id),"name":"Evening""#)["type"] as? String == "ack")
+            #expect(try await b.reply(5, #""cmd":"playlist.rename","playlist":\#(id),"name":"Evening""#)["type"] as? String == "ack")
             _ = try await a.receive(until: isPlaylists)
             #expect(try await listed(h).map(\.name) == ["Evening"])
 
-            #expect(try await send(a, 6, #""cmd":"playlist.remove","playlist":\#(id),"episode":\#(e0)"#)["type"] as? String == "ack")
+            #expect(try await a.reply(6, #""cmd":"playlist.remove","playlist":\#(id),"episode":\#(e0)"#)["type"] as? String == "ack")
             _ = try await b.receive(until: isPlaylists)
             #expect(try await listed(h)[0].ids == [e1])
 
-            #expect(try await send(b, 7, #""cmd":"playlist.delete","playlist":\#(id)"#)["type"] as? String == "ack")
+            #expect(try await b.reply(7, #""cmd":"playlist.delete","playlist":\#(id)"#)["type"] as? String == "ack")
             _ = try await a.receive(until: isPlaylists)
             lists = try await listed(h)
             #expect(lists.isEmpty)
@@ -74,7 +68,7 @@ struct PlaylistSocketTests {
         try await ServerHarness.with { h in
             let a = try await h.socket(), b = try await h.socket()
             _ = try await a.receiveJSON(); _ = try await b.receiveJSON()
-            _ = try await send(a, 1, #""cmd":"playlist.create","name":"Mine""#)
+            _ = try await a.reply(1, #""cmd":"playlist.create","name":"Mine""#)
             _ = try await b.receive { $0["type"] as? String == "playlists" }
             let id = try #require((try await h.json("/api/playlists")["playlists"] as? [[String: Any]])?.first?["id"] as? Int)
             let cases: [(String, String)] = [
@@ -88,7 +82,7 @@ struct PlaylistSocketTests {
                 (#""cmd":"playlist.play","playlist":\#(id)"#, "the playlist \"Mine\" is empty"),
             ]
             for (index, (command, message)) in cases.enumerated() {
-                let reply = try await send(a, 10 + index, command)
+                let reply = try await a.reply(10 + index, command)
                 #expect(reply["type"] as? String == "error" && reply["message"] as? String == message, "\(command): \(reply)")
             }
             // The socket handles commands in order: B's ping is answered after anything the refused
@@ -136,11 +130,11 @@ struct PlaylistSocketTests {
             let other = try await h.store.subscribe(feedURL: "http://127.0.0.1/other.xml", content: FeedContent(
                 title: "Other", items: [FeedItem(guid: "x", title: "Other tone", enclosureURL: h.episodes[0].mediaURL, duration: 60)]))
             let extra = try #require(try await h.store.episodes(podcastID: other.id).first).id
-            _ = try await send(a, 1, #""cmd":"play","episode":\#(extra)"#)
-            _ = try await send(a, 9, #""cmd":"queue.add","episode":\#(e0)"#)
+            _ = try await a.reply(1, #""cmd":"play","episode":\#(extra)"#)
+            _ = try await a.reply(9, #""cmd":"queue.add","episode":\#(e0)"#)
             #expect(await h.engine.state.queue == [extra, e0])
             let list = try await h.store.createPlaylist(name: "Both", episodes: [e1, e0])
-            #expect(try await send(a, 2, #""cmd":"playlist.play","playlist":\#(list.id)"#)["type"] as? String == "ack")
+            #expect(try await a.reply(2, #""cmd":"playlist.play","playlist":\#(list.id)"#)["type"] as? String == "ack")
             let seen = try await b.receive { state in
                 (state["episode"] as? [String: Any])?["id"] as? Int == Int(e1)
                     && state["queue"] as? [Int] == [Int(e1), Int(e0)] && state["paused"] as? Bool == false
@@ -148,7 +142,7 @@ struct PlaylistSocketTests {
             #expect(seen["type"] as? String == "state")
             #expect(await h.engine.state.queue == [e1, e0])
             // Start at a chosen episode.
-            #expect(try await send(b, 3, #""cmd":"playlist.play","playlist":\#(list.id),"episode":\#(e0)"#)["type"] as? String == "ack")
+            #expect(try await b.reply(3, #""cmd":"playlist.play","playlist":\#(list.id),"episode":\#(e0)"#)["type"] as? String == "ack")
             _ = try await a.receive { ($0["episode"] as? [String: Any])?["id"] as? Int == Int(e0) && $0["queue"] as? [Int] == [Int(e1), Int(e0)] }
             let deadline = Date().addingTimeInterval(5)
             while await h.engine.state.position < 0.3, Date() < deadline { try await Task.sleep(for: .milliseconds(50)) }

@@ -78,3 +78,12 @@ struct ServerHarness {
         try await TestWebSocket.connect(port: port, origin: origin ?? "http://127.0.0.1:\(port)")
     }
 }
+
+extension TestWebSocket {
+    /// Sends `command` (the frame's fields after `"id"`, e.g. `"cmd":"play","episode":3`) with `id`
+    /// and returns its reply (`ack` or `error`), skipping the broadcasts in between.
+    func reply(_ id: Int, _ command: String) async throws -> [String: Any] {
+        try await send(#"{"id":\#(id),\#(command)}"#)
+        return try await receive { ($0["type"] as? String == "ack" || $0["type"] as? String == "error") && $0["id"] as? Int == id }
+    }
+}

@@ -12,17 +12,25 @@ public struct DirectoryRequest: Sendable, Equatable {
     public static func search(_ provider: DirectoryProvider, base: String, term: String,
                               credentials: PodcastIndexCredentials? = nil, unixTime: Int64,
                               userAgent: String) -> DirectoryRequest {
-        let root = base.hasSuffix("/") ? String(base.dropLast()) : base
         let q = QueryEncoding.component(term)
         switch provider {
         case .itunes:
-            return DirectoryRequest(url: "\(root)/search?media=podcast&entity=podcast&limit=\(limit)&term=\(q)",
+            return DirectoryRequest(url: "\(root(base))/search?media=podcast&entity=podcast&limit=\(limit)&term=\(q)",
                                     headers: ["User-Agent": userAgent])
         case .podcastindex:
-            var headers: [String: String] = ["User-Agent": userAgent]
-            for (name, value) in credentials?.headers(unixTime: unixTime, userAgent: userAgent) ?? [] { headers[name] = value }
-            return DirectoryRequest(url: "\(root)/api/1.0/search/byterm?max=\(limit)&q=\(q)", headers: headers)
+            return DirectoryRequest(url: "\(root(base))/api/1.0/search/byterm?max=\(limit)&q=\(q)",
+                                    headers: signed(credentials, unixTime: unixTime, userAgent: userAgent))
         }
+    }
+
+    /// The base without a trailing slash.
+    static func root(_ base: String) -> String { base.hasSuffix("/") ? String(base.dropLast()) : base }
+
+    /// Podcast Index's headers: the user agent, and the signature when there are credentials.
+    static func signed(_ credentials: PodcastIndexCredentials?, unixTime: Int64, userAgent: String) -> [String: String] {
+        var headers: [String: String] = ["User-Agent": userAgent]
+        for (name, value) in credentials?.headers(unixTime: unixTime, userAgent: userAgent) ?? [] { headers[name] = value }
+        return headers
     }
 }
 
@@ -33,23 +41,20 @@ extension DirectoryRequest {
     public static func popular(_ provider: DirectoryProvider, base: String, country: String = "us",
                                credentials: PodcastIndexCredentials? = nil, unixTime: Int64,
                                userAgent: String) -> DirectoryRequest {
-        let root = base.hasSuffix("/") ? String(base.dropLast()) : base
         switch provider {
         case .itunes:
-            return DirectoryRequest(url: "\(root)/\(QueryEncoding.component(country))/rss/toppodcasts/limit=\(limit)/explicit=true/json",
+            return DirectoryRequest(url: "\(root(base))/\(QueryEncoding.component(country))/rss/toppodcasts/limit=\(limit)/explicit=true/json",
                                     headers: ["User-Agent": userAgent])
         case .podcastindex:
-            var headers: [String: String] = ["User-Agent": userAgent]
-            for (name, value) in credentials?.headers(unixTime: unixTime, userAgent: userAgent) ?? [] { headers[name] = value }
-            return DirectoryRequest(url: "\(root)/api/1.0/podcasts/trending?max=\(limit)", headers: headers)
+            return DirectoryRequest(url: "\(root(base))/api/1.0/podcasts/trending?max=\(limit)",
+                                    headers: signed(credentials, unixTime: unixTime, userAgent: userAgent))
         }
     }
 
     /// iTunes' lookup of podcasts by id (what the chart leaves out: their feed addresses).
     public static func lookup(base: String, ids: [String], userAgent: String) -> DirectoryRequest {
-        let root = base.hasSuffix("/") ? String(base.dropLast()) : base
         let list = ids.map(QueryEncoding.component).joined(separator: ",")
-        return DirectoryRequest(url: "\(root)/lookup?entity=podcast&id=\(list)", headers: ["User-Agent": userAgent])
+        return DirectoryRequest(url: "\(root(base))/lookup?entity=podcast&id=\(list)", headers: ["User-Agent": userAgent])
     }
 }
 
