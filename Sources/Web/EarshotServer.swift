@@ -102,6 +102,12 @@ public final class EarshotServer: WebHandler, @unchecked Sendable {
             transport.send(.error(id: id, message: error.message), to: client)
         case .success(let command):
             do {
+                // Playing or queueing takes an episode out of the Inbox: the lists change then.
+                let leavesInbox: Bool
+                switch command {
+                case .play(let id), .queueAdd(let id, _): leavesInbox = (try? await store.episode(id: id))??.inInbox ?? false
+                default: leavesInbox = false
+                }
                 switch command {
                 case .download(let request): try await download(request)
                 case .inbox(let request): try await inbox(request)
@@ -109,8 +115,8 @@ public final class EarshotServer: WebHandler, @unchecked Sendable {
                 }
                 transport.send(.ack(id: id), to: client)
                 switch command { // played state and the Inbox show in every list
-                case .mark, .inbox, .queueAdd: libraryChanged()
-                default: break
+                case .mark, .inbox: libraryChanged()
+                default: if leavesInbox { libraryChanged() }
                 }
                 if case .playlist(let edit) = command, edit.changesPlaylists { playlistsChanged() }
             } catch {

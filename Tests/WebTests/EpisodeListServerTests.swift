@@ -64,6 +64,7 @@ struct EpisodeListServerTests {
             #expect(try await a.reply(2, #""cmd":"queue.add","episode":\#(ids["Fourth tone"]!)"#)["type"] as? String == "ack")
             _ = try await b.receive(until: isLibrary)
             #expect(try await a.reply(3, #""cmd":"play","episode":\#(ids["Third tone"]!)"#)["type"] as? String == "ack")
+            _ = try await b.receive(until: isLibrary) // it left the Inbox: lists change
             #expect(titles(try await h.json("/api/inbox")) == ["First tone"], "dismissed, queued and played ones left")
             let unknown = try await a.reply(4, #""cmd":"inbox.dismiss","episode":99999"#)
             #expect(unknown["type"] as? String == "error" && unknown["message"] as? String == "no episode with id 99999")

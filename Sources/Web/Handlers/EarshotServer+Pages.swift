@@ -33,7 +33,7 @@ extension EarshotServer {
                  "artwork": Self.artworkSource(e.artworkURL, size: 96).map(MustacheValue.string) ?? .null,
                  "durationText": .string(DisplayFormat.duration(e.duration)),
                  "dateText": .string(DisplayFormat.date(e.published)),
-                 "dateISO": .string(DisplayFormat.isoDay(e.published)), "played": .bool(e.played)]
+                 "dateISO": .string(DisplayFormat.isoDay(e.published)), "played": .bool(e.played), "inbox": .bool(e.inInbox)]
             }),
         ]
         let html = try templates.render("index", context)
