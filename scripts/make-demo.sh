@@ -10,9 +10,10 @@
 #     scripts/make-demo.sh
 #
 # Needs: espeak-ng, sox, ffmpeg/ffprobe (libmp3lame, libvorbis), ImageMagick 6
-# (`convert`) with the DejaVu fonts, and optionally xmllint for the final check.
-# Every number written into feed.xml (byte lengths, durations, chapter times)
-# is measured from the files this run produced, never typed in by hand.
+# (`convert`) with the DejaVu fonts, python3, and optionally xmllint for the
+# final check. Every number written into feed.xml (byte lengths, durations,
+# chapter times) and every cue time of the transcripts is measured from the
+# files this run produced, never typed in by hand.
 set -euo pipefail
 
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -30,7 +31,7 @@ WPM=150
 # other and an episode does not end mid-breath.
 GAP=0.7
 
-for tool in espeak-ng sox soxi ffmpeg ffprobe convert; do
+for tool in espeak-ng sox soxi ffmpeg ffprobe convert python3; do
   command -v "$tool" >/dev/null || { echo "make-demo: missing $tool" >&2; exit 1; }
 done
 
@@ -42,7 +43,7 @@ trap 'rm -rf "$WORK"' EXIT
 
 # From scratch: stale episodes from an earlier run must not survive.
 rm -rf "$DEMO" "$MEDIA"/keepalive.*
-mkdir -p "$DEMO/audio" "$DEMO/artwork" "$MEDIA"
+mkdir -p "$DEMO/audio" "$DEMO/artwork" "$DEMO/transcripts" "$MEDIA"
 
 # ---------------------------------------------------------------- helpers
 
@@ -69,15 +70,18 @@ ms() { echo $(( $1 * 1000 / RATE )); }
 # Speaks each (chapter title, text) pair, concatenates the segments and encodes
 # one MP3 with ID3v2.3 tags. With more than one pair it also writes ID3 CHAP
 # chapters whose starts are the sample offsets where each segment begins.
+# Then the WebVTT transcript, a cue per sentence, each timed from the pauses in
+# the segments' samples (scripts/demo-transcript.py says how).
 build_episode() {
   local number="$1" slug="$2" title="$3"
   shift 3
-  local meta="$WORK/$slug.ffmeta" segs=() starts=() names=()
+  local meta="$WORK/$slug.ffmeta" segs=() starts=() names=() spoken=()
   local total=0 i=0
   while (($#)); do
     local seg="$WORK/$slug-$i.wav"
     speak "$2" "$seg"
     segs+=("$seg")
+    spoken+=("$seg" "$2")
     starts+=("$total")
     names+=("$1")
     total=$(( total + $(samples "$seg") ))
@@ -117,6 +121,9 @@ build_episode() {
     -c:a libmp3lame -b:a "$BITRATE" -ar "$RATE" -ac 1 \
     -id3v2_version 3 -write_id3v1 0 -bitexact \
     "$DEMO/audio/$slug.mp3"
+
+  python3 "$ROOT/scripts/demo-transcript.py" --voice "$VOICE" --wpm "$WPM" \
+    "$DEMO/transcripts/$slug.vtt" "${spoken[@]}"
 }
 
 # duration FILE -> seconds as ffprobe measures the file, rounded to whole seconds.
@@ -284,6 +291,7 @@ cat >"$DEMO/feed.xml" <<EOF
       <description><![CDATA[<p>Use a phone, tablet or another computer as a remote: the sound stays on the machine Earshot runs on.</p><ul><li>Earshot listens only on this machine until you turn on local network access.</li><li>A new device must be paired first.</li><li>Every connected device shows the same episode and position.</li><li>Lock-screen controls, which you can turn off per device.</li></ul>]]></description>
       <guid isPermaLink="false">earshot-demo-03-remote</guid>
       <pubDate>$(rfc822 "2026-01-19 09:00")</pubDate>
+      <podcast:transcript url="transcripts/03-remote.vtt" type="text/vtt" language="en"/>
       <enclosure url="audio/03-remote.mp3" length="$(bytes "$A3")" type="audio/mpeg"/>
       <itunes:duration>$DUR3</itunes:duration>
       <itunes:episode>3</itunes:episode>
@@ -295,6 +303,7 @@ cat >"$DEMO/feed.xml" <<EOF
       <description><![CDATA[<p>The keyboard, the mini player and the full player. This episode has <b>chapters</b>:</p><ol><li>Introduction</li><li>Keyboard shortcuts: <kbd>Space</kbd> plays or pauses, <kbd>←</kbd> and <kbd>→</kbd> skip 15 seconds, <kbd>?</kbd> lists every shortcut</li><li>The mini player</li><li>The full player: scrubber, speed from 0.5× to 3×, volume, sleep timer, chapters and queue</li></ol>]]></description>
       <guid isPermaLink="false">earshot-demo-02-browser</guid>
       <pubDate>$(rfc822 "2026-01-12 09:00")</pubDate>
+      <podcast:transcript url="transcripts/02-browser.vtt" type="text/vtt" language="en"/>
       <enclosure url="audio/02-browser.mp3" length="$(bytes "$A2")" type="audio/mpeg"/>
       <itunes:duration>$DUR2</itunes:duration>
       <itunes:image href="artwork/episode-02.jpg"/>
@@ -307,6 +316,7 @@ cat >"$DEMO/feed.xml" <<EOF
       <description><![CDATA[<p>What Earshot is: a podcast player for a machine with speakers, driven from any browser.</p><p>Subscribe by feed address or import an OPML file; Earshot remembers your place, keeps an <i>Up Next</i> queue and downloads episodes for offline listening. Read more on the <a href="https://example.org/earshot/">project page</a>.</p>]]></description>
       <guid isPermaLink="false">earshot-demo-01-welcome</guid>
       <pubDate>$(rfc822 "2026-01-05 09:00")</pubDate>
+      <podcast:transcript url="transcripts/01-welcome.vtt" type="text/vtt" language="en"/>
       <enclosure url="audio/01-welcome.mp3" length="$(bytes "$A1")" type="audio/mpeg"/>
       <itunes:duration>$DUR1</itunes:duration>
       <itunes:episode>1</itunes:episode>
@@ -320,7 +330,7 @@ EOF
 cat >"$DEMO/README.md" <<'EOF'
 # Earshot demo podcast
 
-The podcast `make run` serves at `/demo/feed.xml`, so a new user hears speech with no network: three short spoken episodes (espeak-ng), one with ID3 chapters, plus artwork (ImageMagick).
+The podcast `make run` serves at `/demo/feed.xml`, so a new user hears speech with no network: three short spoken episodes (espeak-ng), one with ID3 chapters, each with a WebVTT transcript timed sentence by sentence from its audio, plus artwork (ImageMagick).
 Everything here is generated by `scripts/make-demo.sh` (run by hand; the output is committed); edit the script, not these files.
 License: made for the Earshot project; same license as the project.
 EOF
@@ -347,5 +357,9 @@ if command -v xmllint >/dev/null; then
 fi
 chapters=$(ffprobe -v error -show_chapters -of csv=p=0 "$A2" | wc -l)
 (( chapters >= 3 )) || { echo "make-demo: $A2 has $chapters chapters" >&2; exit 1; }
+for slug in 01-welcome 02-browser 03-remote; do
+  cues=$(grep -c -- ' --> ' "$DEMO/transcripts/$slug.vtt")
+  (( cues >= 5 )) || { echo "make-demo: $slug.vtt has $cues cues" >&2; exit 1; }
+done
 echo "make-demo: $(du -cb "$DEMO" | tail -1 | cut -f1) bytes in Public/demo;" \
   "durations ${D1}s ${D2}s ${D3}s"

@@ -1,6 +1,6 @@
 // Earshot web client: wires the socket, the stores, the router and the persistent
 // components (mini-player, connection indicator, shortcuts, media session, playback alerts,
-// download buttons and the header's download status, the pairing watch) together.
+// download buttons and the header's download status, the Inbox badge, the pairing watch) together.
 
 import { socket } from './core/socket.js';
 import { Msg } from './core/commands.js';
@@ -31,6 +31,10 @@ import { downloads } from './core/downloads.js';
 import { initDownloadButtons } from './components/download-button.js';
 import { initDownloadStatus } from './components/download-status.js';
 import { notFoundView } from './views/problem.js';
+import { searchView } from './views/search.js';
+import { initHeaderSearch } from './components/header-search.js';
+import { inboxView } from './views/inbox.js';
+import { initInboxBadge } from './components/inbox-badge.js';
 
 const ROUTES = [
   { name: 'library', pattern: /^\/$/, view: libraryView },
@@ -42,6 +46,8 @@ const ROUTES = [
   { name: 'playlist', pattern: /^\/playlist\/(\d+)$/, view: playlistView },
   { name: 'downloads', pattern: /^\/downloads$/, view: downloadsView },
   { name: 'devices', pattern: /^\/devices$/, view: devicesView },
+  { name: 'search', pattern: /^\/search$/, view: searchView },
+  { name: 'inbox', pattern: /^\/inbox$/, view: inboxView },
 ];
 
 const view = document.getElementById('view');
@@ -82,10 +88,12 @@ initActions();
 initArtworkFallback();
 initConnectionIndicator(document.getElementById('connection'));
 initKeyboard(document.getElementById('shortcuts'), document.getElementById('shortcuts-open'));
+initHeaderSearch(document.getElementById('header-search'));
 initMiniPlayer(document.getElementById('mini-player'));
 initMediaSession();
 initDownloadButtons();
 initDownloadStatus(document.querySelector('.header-downloads'));
+initInboxBadge(document.querySelector('.header-inbox')); // the Inbox's count on its header link
 initPairingWatch(); // a revoked device goes back to the pairing page
 socket.connect();
 

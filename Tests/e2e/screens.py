@@ -61,6 +61,9 @@ MASKS = {
     # The playing position: the mini-player's "0:04 / 1:06", its progress line, the full player's
     # scrubber (elapsed, remaining, the bar's fill) — they move every half second while playing.
     "playback-clock": ".mini-time, .mini-progress, .scrubber",
+    # The transcript of the loaded episode (episode page, full player): its marked cue and its scroll
+    # follow the playing time, cue by cue (the demo's are 1 to 7 s long).
+    "transcript-follow": ".transcript.is-live .transcript-box",
     # The sleep timer's countdown (mini-player, the player's button): counts down while playing.
     "sleep-countdown": ".mini-sleep-time, .sleep-button.is-set .sleep-button-label",
     # A download under way: how far it got when the screenshot was taken (the header's aggregate

@@ -1,7 +1,8 @@
 // One episode row, the same in every list (and the same markup as the first paint
 // in Templates/index.mustache): artwork with the now-playing bars, title linking to
-// the episode page, podcast · date · duration, a thin progress bar when the episode is part
-// played, a play button, the download button (a ring while it downloads) and the More menu.
+// the episode page, a "New" mark while it is in the Inbox, podcast · date · duration, a thin
+// progress bar when the episode is part played, a play button, the download button (a ring
+// while it downloads) and the More menu.
 
 import { h, artwork } from '../core/dom.js';
 import { icon } from '../core/icons.js';
@@ -22,6 +23,7 @@ export function episodeRow(episode) {
     h('div', { class: 'episode-body' },
       h('a', { class: 'episode-title', href: `/episode/${episode.id}` }, episode.title || 'Untitled episode'),
       h('p', { class: 'episode-meta' },
+        episode.inbox ? h('span', { class: 'new-mark' }, 'New') : null, // in the Inbox
         h('span', { class: 'episode-podcast' }, episode.podcast ?? ''),
         h('span', { class: 'episode-facts' }, facts)),
       progressBar(episode)),

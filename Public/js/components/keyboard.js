@@ -1,5 +1,6 @@
 // Keyboard shortcuts: space = play/pause, ←/→ = skip −15/+15, n/p = next/previous chapter,
-// [/] = slower/faster, ↑/↓ = volume, m = mute, s = the sleep timer menu, ? = the shortcuts dialog.
+// [/] = slower/faster, ↑/↓ = volume, m = mute, s = the sleep timer menu, / = the library search
+// field, ? = the shortcuts dialog.
 // The skip keys jump by the listener's intervals (`state.settings`, default −15/+30).
 // Typing in a field or pressing a focused control keeps its usual meaning.
 
@@ -10,6 +11,7 @@ import { skipIntervals } from './skip-intervals.js';
 import { openSleepMenu } from './sleep-menu.js';
 import { snapSpeed } from './speed-menu.js';
 import { VOLUME_MAX } from './volume-control.js';
+import { focusSearch } from './header-search.js';
 
 const SPEED_STEP = 0.1;
 const VOLUME_STEP = 5;
@@ -21,6 +23,8 @@ export function initKeyboard(dialog, openButton) {
     if (event.defaultPrevented || event.ctrlKey || event.metaKey || event.altKey) return;
     // An open dialog (shortcuts, a confirm step) keeps every key for itself.
     if (isTyping(event.target) || dialog?.open || document.querySelector('dialog[open]')) return;
+    // Arrows move within a radio group (the episode lists' filter chips): they are not shortcuts there.
+    if (event.key.startsWith('Arrow') && event.target instanceof Element && event.target.closest('input[type="radio"]')) return;
     switch (event.key) {
       case ' ':
         if (isControl(event.target)) return; // space presses the focused button
@@ -51,6 +55,9 @@ export function initKeyboard(dialog, openButton) {
         break;
       case 'p':
         socket.send(Cmd.chapterPrevious);
+        break;
+      case '/':
+        focusSearch();
         break;
       case '?':
         open(dialog);

@@ -8,9 +8,10 @@ export class ApiError extends Error {
   }
 }
 
-/** GET `path` and decode JSON. */
-export function getJSON(path) {
-  return request(path, { headers: { Accept: 'application/json' } });
+/** GET `path` and decode JSON. `signal` (an AbortSignal) cancels it: the promise then rejects
+ *  with the browser's AbortError, not an ApiError. */
+export function getJSON(path, { signal } = {}) {
+  return request(path, { headers: { Accept: 'application/json' }, signal });
 }
 
 /** POST `body` as JSON to `path` (no body when `body` is undefined) and decode the JSON answer. */
@@ -21,6 +22,15 @@ export function postJSON(path, body) {
     init.body = JSON.stringify(body);
   }
   return request(path, init);
+}
+
+/** PUT `body` as JSON to `path` and decode the JSON answer. */
+export function putJSON(path, body) {
+  return request(path, {
+    method: 'PUT',
+    headers: { Accept: 'application/json', 'Content-Type': 'application/json' },
+    body: JSON.stringify(body),
+  });
 }
 
 /** POST a text document (an OPML file, say) to `path` and decode the JSON answer. */
@@ -41,7 +51,8 @@ async function request(path, init) {
   let response;
   try {
     response = await fetch(path, init);
-  } catch {
+  } catch (error) {
+    if (error?.name === 'AbortError') throw error; // the caller cancelled it
     throw new ApiError('Could not reach Earshot. Is it still running?', 0);
   }
   const body = await response.json().catch(() => null);

@@ -51,6 +51,8 @@ export const Cmd = Object.freeze({
   downloadDelete: 'download.delete',
   downloadSettings: 'download.settings',
   downloadAuto: 'download.auto',
+  inboxDismiss: 'inbox.dismiss',
+  inboxClear: 'inbox.clear',
   output: 'output',
   ping: 'ping',
 });

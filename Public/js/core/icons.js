@@ -11,6 +11,7 @@ const PATHS = {
   chevronDown: 'M6.4 8.6 12 14.2l5.6-5.6L19 10l-7 7-7-7z',
   check: 'M9 16.2 4.8 12l-1.4 1.4L9 19 21 7l-1.4-1.4z',
   plus: 'M11 5h2v6h6v2h-6v6h-2v-6H5v-2h6z',
+  search: 'M15.5 14h-.79l-.28-.27A6.47 6.47 0 0 0 16 9.5 6.5 6.5 0 1 0 9.5 16c1.61 0 3.09-.59 4.23-1.57l.27.28v.79l5 4.99L20.49 19l-4.99-5zm-6 0C7.01 14 5 11.99 5 9.5S7.01 5 9.5 5 14 7.01 14 9.5 11.99 14 9.5 14z',
   refresh: 'M17.65 6.35A7.96 7.96 0 0 0 12 4a8 8 0 1 0 7.73 10h-2.08A6 6 0 1 1 12 6c1.66 0 3.14.69 4.22 1.78L13 11h7V4z',
   alert: 'M11 15h2v2h-2zm0-8h2v6h-2zm1-5a10 10 0 1 0 0 20 10 10 0 0 0 0-20zm0 18a8 8 0 1 1 0-16 8 8 0 0 1 0 16z',
   external: 'M19 19H5V5h7V3H5a2 2 0 0 0-2 2v14a2 2 0 0 0 2 2h14a2 2 0 0 0 2-2v-7h-2zM14 3v2h3.59l-9.83 9.83 1.41 1.41L19 6.41V10h2V3z',
@@ -35,7 +36,7 @@ const PATHS = {
 };
 
 /** An `<svg class="icon">` for `name` (play, pause, back15, forward15, chevronDown, check, plus,
- *  refresh, alert, external, upload, download, volume, volumeOff, moon, minus). The skip arrows
+ *  search, refresh, alert, external, upload, download, volume, volumeOff, moon, minus). The skip arrows
  *  (back15, forward15) show `seconds` inside (default 15). */
 export function icon(name, seconds = 15) {
   if (name === 'back15' || name === 'forward15') {

@@ -1,6 +1,8 @@
 // Episode page `/episode/{id}`: artwork, title, podcast, date, duration, season and number,
 // a play button, the show notes (sanitized rich text from the server, built as DOM here), and
-// beside them the chapters, the people and the transcripts.
+// beside them the chapters, the people and the transcripts. Under the notes the transcript itself
+// (components/transcript.js), fetched when the page opens; `?t=SECONDS` (a search hit said then)
+// scrolls it to that moment and offers to play from there.
 
 import { h, artwork } from '../core/dom.js';
 import { getJSON } from '../core/api.js';
@@ -10,6 +12,7 @@ import { playButton, equalizer, showPlayed } from '../components/episode-row.js'
 import { downloadButton } from '../components/download-button.js';
 import { markNowPlaying } from '../components/now-playing.js';
 import { chapterList } from '../components/chapter-list.js';
+import { transcriptPanel } from '../components/transcript.js';
 import { queueItems, markItem } from '../components/row-menu.js';
 import { playlistItem } from '../components/playlist-picker.js';
 import { socket } from '../core/socket.js';
@@ -28,7 +31,8 @@ export const episodeView = {
     }
     if (!isCurrent()) return null;
     const chapters = chapterList(episode);
-    root.replaceChildren(page(episode, chapters?.el ?? null));
+    const transcript = hasTranscript(episode) ? transcriptPanel(episode.id, { at: requestedTime() }) : null;
+    root.replaceChildren(page(episode, chapters?.el ?? null, transcript?.el ?? null));
     markNowPlaying(root);
     // Marked played or unplayed elsewhere (another tab, the row menu): follow the server.
     const stopLibrary = socket.on(Msg.library, () => {
@@ -41,12 +45,27 @@ export const episodeView = {
       destroy() {
         stopLibrary();
         chapters?.destroy?.();
+        transcript?.destroy();
       },
     };
   },
 };
 
-function page(episode, chapters) {
+/** Whether the feed links a transcript for `episode` (the server picks the best of them). */
+function hasTranscript(episode) {
+  const links = episode.details?.transcripts;
+  return Array.isArray(links) && links.some((link) => typeof link?.url === 'string' && link.url !== '');
+}
+
+/** `?t=` of the page's address: seconds, or null. */
+function requestedTime() {
+  const value = new URLSearchParams(location.search).get('t');
+  if (value === null || value.trim() === '') return null;
+  const seconds = Number(value);
+  return Number.isFinite(seconds) && seconds >= 0 ? seconds : null;
+}
+
+function page(episode, chapters, transcript) {
   const details = episode.details ?? {};
   const button = playButton(episode, 'button button-primary episode-play');
   button.append(h('span', { class: 'button-label' }, 'Play'));
@@ -65,7 +84,7 @@ function page(episode, chapters) {
           playlistItem(episode.id, episode.title ?? '', 'button button-small episode-playlist'),
           markItem(episode.id, episode.title ?? '', Boolean(episode.played), 'button button-small episode-mark')))),
     h('div', { class: aside.length ? 'episode-columns' : 'episode-columns is-single' },
-      notes(episode, details),
+      h('div', { class: 'episode-main' }, notes(episode, details), transcript),
       aside.length ? h('aside', { class: 'episode-aside', 'aria-label': 'About this episode' }, aside) : null));
 }
 

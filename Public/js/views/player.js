@@ -1,7 +1,7 @@
 // Full player `/player`: large artwork, title, podcast, the scrubber with elapsed and
 // −remaining, skip back/forward (by the listener's intervals), play/pause, speed, the sleep timer,
 // volume and mute, the skip intervals and played margin (server settings) and this device's
-// lock-screen switch; the chapter list beside it (wide) or below it (narrow).
+// lock-screen switch; the chapter list and the transcript beside it (wide) or below it (narrow).
 
 import { h, safeUrl } from '../core/dom.js';
 import { icon } from '../core/icons.js';
@@ -11,6 +11,7 @@ import { socket } from '../core/socket.js';
 import { Cmd } from '../core/commands.js';
 import { scrubber } from '../components/scrubber.js';
 import { playerChapters } from '../components/chapter-list.js';
+import { playerTranscript } from '../components/transcript.js';
 import { speedMenu } from '../components/speed-menu.js';
 import { volumeControl } from '../components/volume-control.js';
 import { sleepButton } from '../components/sleep-menu.js';
@@ -24,6 +25,7 @@ export const playerView = {
   mount(root) {
     const seek = scrubber();
     const chapters = playerChapters();
+    const transcript = playerTranscript();
     const speed = speedMenu((value) => socket.send(Cmd.rate, { value }), { steppers: true });
     const volume = volumeControl();
     const sleep = sleepButton();
@@ -82,13 +84,16 @@ export const playerView = {
         h('button', { type: 'button', class: 'icon-button', 'aria-label': 'Close player', on: { click: () => router.back('/') } }, icon('chevronDown')),
         h('span', { class: 'player-kicker' }, 'Now playing'),
         h('span', { class: 'player-top-spacer' })),
-      body, chapters.el, empty));
+      body, chapters.el, transcript.el, empty));
 
     let shown = null; // identity of the episode on screen
     let showing = null;
     const render = (state, kind) => {
       const episode = player.episode;
-      if (kind !== 'tick') chapters.update(state);
+      if (kind !== 'tick') {
+        chapters.update(state);
+        transcript.update(state);
+      }
       body.hidden = !episode;
       empty.hidden = Boolean(episode);
       if (!episode) return;
@@ -142,6 +147,7 @@ export const playerView = {
       destroy() {
         unsubscribe();
         seek.destroy();
+        transcript.destroy();
       },
     };
   },

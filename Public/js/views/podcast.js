@@ -1,6 +1,7 @@
 // Podcast view `/podcast/{id}`: a header (title, author, episode count, when the feed was last
 // refreshed, Refresh and Unsubscribe, the speed its episodes start at), what went wrong with the
-// feed if anything did, what the feed says about the show, and the episodes.
+// feed if anything did, what the feed says about the show, and the episodes (filtered, sorted and
+// paged: components/episode-browser.js).
 
 import { h, artwork } from '../core/dom.js';
 import { icon } from '../core/icons.js';
@@ -10,7 +11,7 @@ import { refresh } from '../core/refresh.js';
 import { router } from '../core/router.js';
 import { toast } from '../core/toast.js';
 import { plural } from '../core/format.js';
-import { episodeList } from '../components/episode-row.js';
+import { episodeBrowser } from '../components/episode-browser.js';
 import { markNowPlaying } from '../components/now-playing.js';
 import { confirmDialog } from '../components/confirm.js';
 import { feedNotice, refreshedText, warningsNote } from '../components/feed-status.js';
@@ -27,7 +28,7 @@ export const podcastView = {
   async mount(root, [id], isCurrent) {
     let data;
     try {
-      data = await getJSON(`/api/podcasts/${id}/episodes`);
+      data = await getJSON(`/api/podcasts/${id}`); // the episodes come a page at a time (below)
     } catch (error) {
       if (isCurrent()) root.replaceChildren(...problem(error.status === 404 ? 'Podcast not found' : 'Could not load this podcast', error.message));
       return { title: 'Not found' };
@@ -41,6 +42,8 @@ export const podcastView = {
     const statusBox = h('div', { class: 'feed-status' });
     const factsBox = h('div', { class: 'facts-box' });
     const list = h('div', { class: 'episodes-box in-podcast' });
+    const episodes = episodeBrowser({ view: 'podcast', podcast: Number(id), allEmpty: 'No episodes yet.', label: 'Episodes' });
+    list.append(episodes.list);
     const refreshButton = h('button', { type: 'button', class: 'button button-small podcast-refresh' },
       icon('refresh'), h('span', { class: 'button-label' }, 'Refresh'));
     const unsubscribeButton = h('button', { type: 'button', class: 'button button-small button-quiet podcast-unsubscribe' },
@@ -53,17 +56,12 @@ export const podcastView = {
       statusBox.replaceChildren(...[feedNotice(podcast), warningsNote(podcast)].filter(Boolean));
       factsBox.replaceChildren(...[podcastFacts(podcast)].filter(Boolean));
     };
-    const renderEpisodes = (episodes) => {
-      list.replaceChildren(episodeList(episodes));
-      markNowPlaying(root);
-    };
     const reload = async () => {
       if (gone) return;
       try {
-        const fresh = await getJSON(`/api/podcasts/${id}/episodes`);
+        const fresh = await getJSON(`/api/podcasts/${id}`);
         podcast = fresh.podcast;
-        renderStatus();
-        renderEpisodes(fresh.episodes ?? []);
+        renderStatus(); // the episodes refetch themselves on `library`
       } catch (error) {
         if (error.status !== 404 || !isCurrent()) return;
         gone = true; // another client unsubscribed it
@@ -143,10 +141,12 @@ export const podcastView = {
       factsBox,
       h('section', { class: 'section', 'aria-labelledby': 'podcast-episodes-title' },
         h('h2', { id: 'podcast-episodes-title', class: 'section-title' }, 'Episodes'),
+        episodes.controls,
         list),
     ].filter(Boolean));
     renderStatus();
-    renderEpisodes(data.episodes ?? []);
+    await episodes.start(); // before the router restores the scroll position (Back)
+    markNowPlaying(root);
 
     // The server announced changes (new episodes, a refresh's result): refetch.
     const stopWatchingLibrary = library.subscribe(reload);
@@ -155,6 +155,7 @@ export const podcastView = {
       title: podcast.title,
       destroy() {
         stopWatchingLibrary();
+        episodes.destroy();
         stopWatchingRefresh();
         stopWatchingSpeed();
         clearInterval(ticker);
