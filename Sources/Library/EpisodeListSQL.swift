@@ -26,6 +26,11 @@ enum EpisodeListSQL {
         }
     }
 
+    /// `" AND <condition>"` for a filter, nothing without one (search's statements add it to theirs).
+    static func and(_ filter: EpisodeQuery.Filter?) -> String {
+        filter.map { " AND " + condition($0) } ?? ""
+    }
+
     /// Undated episodes come last when oldest first too, and episodes of unknown length (0) last
     /// when shortest first: "shortest" means the shortest known.
     static func order(_ sort: EpisodeQuery.Sort) -> String {

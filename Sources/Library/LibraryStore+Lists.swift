@@ -27,6 +27,11 @@ extension LibraryStore {
         }
     }
 
+    /// Whether the episode is in the Inbox (false for an unknown one): one indexed column, no details read.
+    public func isInInbox(episodeID: Int64) throws -> Bool {
+        try database.fetchOne("SELECT inbox_at IS NOT NULL FROM episodes WHERE id = ?", [episodeID]) { $0.bool(at: 0) } ?? false
+    }
+
     /// Takes an episode out of the Inbox (dismissed, or queued). Returns whether it was in it.
     @discardableResult
     public func leaveInbox(episodeID: Int64) throws -> Bool {

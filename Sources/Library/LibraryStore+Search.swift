@@ -34,9 +34,9 @@ extension LibraryStore {
         } else {
             // More matches than are worth ranking: words this common say nothing about relevance,
             // so titles first, each newest first — FTS5's own order, which stops at the page.
-            let titled = try database.fetchAll(SearchSQL.episodesNewest(filter), ["title : (\(query))", limit, 0]) { $0.int64(at: 0) }
+            let titled = try database.fetchAll(SearchSQL.episodesNewest(filter), ["title : (\(query))", limit]) { $0.int64(at: 0) }
             let rest = titled.count < limit
-                ? try database.fetchAll(SearchSQL.episodesNewest(filter), [query, limit + titled.count, 0]) { $0.int64(at: 0) } : []
+                ? try database.fetchAll(SearchSQL.episodesNewest(filter), [query, limit + titled.count]) { $0.int64(at: 0) } : []
             let seen = Set(titled)
             ids = Array((titled + rest.filter { !seen.contains($0) }).prefix(limit))
         }

@@ -32,7 +32,7 @@ enum SearchSQL {
         """
         SELECT episodes_fts.rowid FROM episodes_fts CROSS JOIN episodes e ON e.id = episodes_fts.rowid
         CROSS JOIN podcasts p ON p.id = e.podcast_id
-        WHERE episodes_fts MATCH ?1 AND p.subscribed = 1\(filter.map { " AND " + EpisodeListSQL.condition($0) } ?? "")
+        WHERE episodes_fts MATCH ?1 AND p.subscribed = 1\(EpisodeListSQL.and(filter))
         ORDER BY bm25(episodes_fts, 10.0, 1.0) LIMIT ?2
         """
     }
@@ -40,8 +40,8 @@ enum SearchSQL {
         """
         SELECT episodes_fts.rowid FROM episodes_fts CROSS JOIN episodes e ON e.id = episodes_fts.rowid
         CROSS JOIN podcasts p ON p.id = e.podcast_id
-        WHERE episodes_fts MATCH ?1 AND p.subscribed = 1\(filter.map { " AND " + EpisodeListSQL.condition($0) } ?? "")
-        ORDER BY episodes_fts.rowid DESC LIMIT ?2 OFFSET ?3
+        WHERE episodes_fts MATCH ?1 AND p.subscribed = 1\(EpisodeListSQL.and(filter))
+        ORDER BY episodes_fts.rowid DESC LIMIT ?2
         """
     }
     /// Columns 15 and 16: the title highlighted (whole: titles are short), the notes' snippet.
@@ -57,7 +57,7 @@ enum SearchSQL {
         """
         SELECT transcript_fts.rowid, c.episode_id FROM transcript_fts CROSS JOIN transcript_cues c ON c.id = transcript_fts.rowid
         CROSS JOIN episodes e ON e.id = c.episode_id CROSS JOIN podcasts p ON p.id = e.podcast_id
-        WHERE transcript_fts MATCH ?1 AND p.subscribed = 1\(filter.map { " AND " + EpisodeListSQL.condition($0) } ?? "")
+        WHERE transcript_fts MATCH ?1 AND p.subscribed = 1\(EpisodeListSQL.and(filter))
         ORDER BY rank LIMIT ?2
         """
     }
@@ -65,7 +65,7 @@ enum SearchSQL {
         """
         SELECT transcript_fts.rowid, c.episode_id FROM transcript_fts CROSS JOIN transcript_cues c ON c.id = transcript_fts.rowid
         CROSS JOIN episodes e ON e.id = c.episode_id CROSS JOIN podcasts p ON p.id = e.podcast_id
-        WHERE transcript_fts MATCH ?1 AND p.subscribed = 1\(filter.map { " AND " + EpisodeListSQL.condition($0) } ?? "")
+        WHERE transcript_fts MATCH ?1 AND p.subscribed = 1\(EpisodeListSQL.and(filter))
         ORDER BY transcript_fts.rowid DESC LIMIT ?2
         """
     }

@@ -105,7 +105,7 @@ public final class EarshotServer: WebHandler, @unchecked Sendable {
                 // Playing or queueing takes an episode out of the Inbox: the lists change then.
                 let leavesInbox: Bool
                 switch command {
-                case .play(let id), .queueAdd(let id, _): leavesInbox = (try? await store.episode(id: id))??.inInbox ?? false
+                case .play(let id), .queueAdd(let id, _): leavesInbox = (try? await store.isInInbox(episodeID: id)) ?? false
                 default: leavesInbox = false
                 }
                 switch command {

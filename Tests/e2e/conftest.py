@@ -5,6 +5,7 @@ free port with a fresh data directory and no audio output; it subscribes the bun
 podcast on first start.
 """
 
+import contextlib
 import json
 import os
 import re
@@ -114,17 +115,24 @@ def feed_server():
         serving.close()
 
 
-@pytest.fixture
-def own_server():
-    """A server of the test's own (fresh library): for tests whose result depends on every feed
-    in the library, such as Refresh all."""
-    data = tempfile.mkdtemp(prefix="earshot-e2e-own-")
+@contextlib.contextmanager
+def private_server(prefix):
+    """A server on a fresh data folder of its own, stopped and its folder removed afterwards."""
+    data = tempfile.mkdtemp(prefix=prefix)
     running = launch(0, data)
     try:
         yield running
     finally:
         stop(running.process)
         shutil.rmtree(data, ignore_errors=True)
+
+
+@pytest.fixture
+def own_server():
+    """A server of the test's own (fresh library): for tests whose result depends on every feed
+    in the library, such as Refresh all."""
+    with private_server("earshot-e2e-own-") as running:
+        yield running
 
 
 @pytest.fixture(scope="session")

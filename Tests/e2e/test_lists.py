@@ -14,8 +14,6 @@ neither order. The expected order of every filter and sort is computed here from
 """
 
 import html
-import shutil
-import tempfile
 import time
 from datetime import datetime, timedelta, timezone
 from email.utils import format_datetime
@@ -27,7 +25,7 @@ from selenium.webdriver.common.action_chains import ActionChains
 from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
 
-from conftest import (all_css, by_css, command, launch, open_page, set_viewport, small_targets, stop, tap,
+from conftest import (all_css, by_css, command, open_page, private_server, set_viewport, small_targets, tap,
                       wait_until)
 from feeds import rss
 from screens import match_baseline
@@ -106,13 +104,8 @@ class Archive:
 
 @pytest.fixture(scope="module")
 def lists_server():
-    data = tempfile.mkdtemp(prefix="earshot-e2e-lists-")
-    running = launch(0, data)
-    try:
+    with private_server("earshot-e2e-lists-") as running:
         yield running
-    finally:
-        stop(running.process)
-        shutil.rmtree(data, ignore_errors=True)
 
 
 @pytest.fixture(scope="module")
