@@ -9,7 +9,7 @@ AUDIO ?=
 LAN ?=
 TEST_OUTPUT ?= test-output
 
-.PHONY: run test build release setup-run setup-test swift-test browser-test baselines bench fuzz clean
+.PHONY: run test build release setup-run setup-test swift-test browser-test host-test baselines bench fuzz clean install deb
 
 run: setup-run release
 	.build/release/earshot serve --port $(PORT) $(if $(AUDIO),--audio-output $(AUDIO)) $(if $(LAN),--lan)
@@ -17,6 +17,7 @@ run: setup-run release
 test: setup-test build
 	$(MAKE) swift-test
 	$(MAKE) browser-test
+	$(MAKE) host-test
 
 setup-run:
 	@scripts/setup.sh run
@@ -38,6 +39,14 @@ swift-test:
 browser-test:
 	mkdir -p $(TEST_OUTPUT)
 	EARSHOT_BIN=.build/debug/earshot TEST_OUTPUT=$(abspath $(TEST_OUTPUT)) .venv/bin/python -m pytest -v Tests/e2e
+
+# Earshot on its host, for real (Tests/host): MPRIS on a private session bus driven by playerctl and
+# busctl, sound recorded from a private PulseAudio's null sinks and measured, devices unplugged by
+# unloading their modules, the service installed into a temporary prefix and packaged as a .deb.
+# Each test starts the services it needs from the project's files and stops them.
+host-test:
+	mkdir -p $(TEST_OUTPUT)
+	EARSHOT_BIN=.build/debug/earshot TEST_OUTPUT=$(abspath $(TEST_OUTPUT)) .venv/bin/python -m pytest -v Tests/host
 
 # Rewrites the screenshot baselines (Tests/e2e/baselines/*.png) that are missing or no longer
 # match, by running the browser tests with EARSHOT_UPDATE_BASELINES=1 (Tests/e2e/screens.py);

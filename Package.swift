@@ -2,7 +2,7 @@
 import PackageDescription
 
 /// Earshot: a podcast player for a machine with speakers, driven from any browser.
-/// Layers point down only: earshot → Web → Playback, Downloads, Artwork, Library, FeedFetching → Feeds, Mustache → EarshotCore
+/// Layers point down only: earshot → MPRIS → Web → Playback, Downloads, Artwork, Library, FeedFetching → Feeds, Mustache → EarshotCore
 /// (and Playback → FeedFetching; earshot-parse → Feeds). ARCHITECTURE.md draws the same.
 let package = Package(
     name: "Earshot",
@@ -27,6 +27,9 @@ let package = Package(
         .systemLibrary(name: "CGdkPixbuf"),
         // QR codes for pairing a phone (Debian's libqrencode; only Sources/Web/QRCode.swift imports it).
         .systemLibrary(name: "CQRencode", pkgConfig: "libqrencode", providers: [.apt(["libqrencode-dev"])]),
+        // GDBus from GLib for MPRIS (its shim.h says why GDBus, and why linked by name as CGdkPixbuf);
+        // only Sources/MPRIS/DBus*.swift import it.
+        .systemLibrary(name: "CGio"),
 
         .target(name: "EarshotCore"),
         .target(name: "Mustache"),
@@ -41,7 +44,10 @@ let package = Package(
         .target(name: "Artwork", dependencies: ["EarshotCore", "FeedFetching", "CGdkPixbuf"]),
         .target(name: "Web", dependencies: ["EarshotCore", "Library", "Feeds", "FeedFetching", "Playback", "Downloads", "Mustache", "CWebSockets", "Artwork", "CQRencode"]),
         .target(name: "Downloads", dependencies: ["EarshotCore", "Library", "CCurl"]),
-        .executableTarget(name: "earshot", dependencies: ["Web", "Playback", "Downloads", "Library", "Feeds", "FeedFetching", "EarshotCore"]),
+        // Earshot as the desktop's media player on the session bus (MPRIS): above Web, whose
+        // command path it drives.
+        .target(name: "MPRIS", dependencies: ["EarshotCore", "Playback", "Web", "CGio"]),
+        .executableTarget(name: "earshot", dependencies: ["Web", "Playback", "Downloads", "Library", "Feeds", "FeedFetching", "EarshotCore", "MPRIS"]),
         // The feed parser alone, for `make bench` (Sources/earshot-parse/main.swift says why).
         .executableTarget(name: "earshot-parse", dependencies: ["Feeds"]),
         // Library search speed for `make bench` (Sources/earshot-bench/main.swift says what it measures).

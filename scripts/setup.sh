@@ -12,11 +12,17 @@ packages+=(libqrencode-dev)
 # libgdk-pixbuf-2.0-dev: artwork resized into 96/256/512 px JPEGs (Sources/CGdkPixbuf); the smallest
 # well-kept image library in Debian (libvips-dev and MagickWand pull in dozens of libraries).
 packages+=(libgdk-pixbuf-2.0-dev)
+# libglib2.0-dev: GDBus (GLib's gio) for MPRIS on the session bus (Sources/CGio), as mpv-mpris uses it.
+packages+=(libglib2.0-dev)
 if [ "$mode" = test ]; then
     # libxml2-utils: xmllint checks that exported OPML is well-formed.
     packages+=(chromium chromium-driver python3-venv libxml2-utils)
     # zbar-tools: tests read the pairing QR code back; iproute2: `ip netns` for the LAN tests.
     packages+=(zbar-tools iproute2)
+    # The host tests (Tests/host): a private session bus and what drives it (dbus-daemon,
+    # dbus-run-session, playerctl), a private sound server and its tools (pulseaudio, pactl, parec),
+    # and the service's package checks (dpkg-dev's dpkg-shlibdeps, lintian, systemd-analyze).
+    packages+=(dbus-daemon dbus-bin playerctl pulseaudio pulseaudio-utils dpkg-dev lintian systemd)
 fi
 
 missing=()

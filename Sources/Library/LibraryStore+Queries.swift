@@ -45,6 +45,25 @@ extension LibraryStore {
             return episode
         }
     }
+
+    /// What "play" with nothing loaded and nothing queued should mean: the unfinished episode
+    /// listened to last, else the newest unplayed one of a subscribed podcast.
+    public func episodeToPlayOn() throws -> Int64? {
+        if let last = try database.fetchOne("""
+            SELECT e.id FROM episodes e JOIN podcasts p ON p.id = e.podcast_id
+            WHERE p.subscribed = 1 AND e.played = 0 AND e.position > 0 AND e.position_updated_at IS NOT NULL
+            ORDER BY e.position_updated_at DESC LIMIT 1
+            """, [], row: { $0.int64(at: 0) }) { return last }
+        return try database.fetchOne("""
+            SELECT e.id FROM episodes e JOIN podcasts p ON p.id = e.podcast_id
+            WHERE p.subscribed = 1 AND e.played = 0 ORDER BY e.published DESC, e.id DESC LIMIT 1
+            """, [], row: { $0.int64(at: 0) })
+    }
+
+    /// The newest episode whose enclosure is `mediaURL` (what a desktop's "open this address" names).
+    public func episodeID(mediaURL: String) throws -> Int64? {
+        try database.fetchOne("SELECT id FROM episodes WHERE media_url = ? ORDER BY id DESC LIMIT 1", [mediaURL]) { $0.int64(at: 0) }
+    }
 }
 
 extension Podcast {

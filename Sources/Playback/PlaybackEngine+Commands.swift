@@ -108,7 +108,11 @@ extension PlaybackEngine {
 
     func setPaused(_ paused: Bool) {
         guard state.paused != paused else { return }
-        if !paused { state.notice = nil } // the listener resumed: why it had paused is old news
+        if !paused { // the listener resumed: why it had paused is old news
+            state.notice = nil
+            state.resumeOffer = nil
+            resilience.pausedForLostOutput = false
+        }
         state.paused = paused
         player.setPaused(paused)
         publishState()

@@ -44,12 +44,19 @@ extension PlaybackEngine {
             player.setAudioDevice(AudioDevice.automatic)
             if pause {
                 setPaused(true)
+                resilience.pausedForLostOutput = true
                 await savePosition(force: true)
             }
             if let notice { state.notice = notice }
         case .restore(let device):
             resilience.activeOutput = device
             player.setAudioDevice(device)
+            // Back while still paused for its loss: offer to go on (resuming stays the listener's choice).
+            if resilience.pausedForLostOutput, state.paused, state.episode != nil {
+                let label = devices.first { $0.name == device }?.description ?? device
+                state.resumeOffer = label
+                state.notice = "\(label) is connected again."
+            }
         }
         publishState()
     }

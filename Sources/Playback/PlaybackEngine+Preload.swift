@@ -11,6 +11,8 @@ extension PlaybackEngine {
     func open(_ episode: Episode, at start: Double, paused: Bool) {
         if resilience.keepErrorOnce { resilience.keepErrorOnce = false } else { state.error = nil }
         state.notice = nil
+        state.resumeOffer = nil
+        resilience.pausedForLostOutput = false
         resilience.waitingForStart = true
         resilience.pausedForCache = false
         resilience.seekingSince = nil

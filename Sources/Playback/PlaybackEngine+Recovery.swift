@@ -6,6 +6,8 @@ import Foundation
 struct PlaybackResilience: Sendable {
     /// The device mpv is told to use: the chosen one, or "auto" standing in while it is gone.
     var activeOutput = AudioDevice.automatic
+    /// Playback paused because the output in use was unplugged (and has not resumed since).
+    var pausedForLostOutput = false
     /// Between a load and mpv's first `playback-restart` of it: opening, reading, the first seek.
     var waitingForStart = false
     /// mpv's `paused-for-cache` (its cache ran dry), and since when its `seeking` has been true.

@@ -32,6 +32,8 @@ public actor PlaybackEngine {
     var chapterTask: Task<Void, Never>?
     /// The position last stored for the loaded episode (nil: none yet since it was loaded).
     var savedPosition: Double?
+    /// The episode the library says is playing (`PlaybackEngine+Session`), as last written.
+    var sessionMarker: Int64?
     /// Speed, volume fade and sleep timer bookkeeping (PlaybackEngine+Speed, +Sleep).
     var controls = PlaybackControls()
     /// Outputs, buffering, failures, mpv's health and preloading (PlaybackEngine+Recovery).
@@ -58,6 +60,7 @@ public actor PlaybackEngine {
         await restoreFailures()
         await restoreSettings()
         await restoreOutput()
+        await resumeSession()
         let events = player.events
         eventTask = Task { [weak self] in
             for await event in events { await self?.apply(event) }
@@ -114,7 +117,10 @@ public actor PlaybackEngine {
     }
 
     private func tick() async {
-        guard state.isPlaying, loaded else { return }
+        guard state.isPlaying, loaded else {
+            await markSession() // an end with nothing after it clears the marker too
+            return
+        }
         if playerAnswers, let exact = player.timePosition() { state.position = exact }
         publishTime()
         if saveIsDue() { await savePosition(force: true) }
@@ -133,6 +139,7 @@ public actor PlaybackEngine {
 
     /// Writes the current position of the loaded episode, unless it is already stored.
     func savePosition(force: Bool = false) async {
+        await markSession() // whether anything plays, for a restart after a crash
         guard let episode = current, loaded || force else { return }
         let position = state.position
         guard position.isFinite, position != savedPosition || !force else { return }

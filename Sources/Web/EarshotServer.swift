@@ -102,27 +102,33 @@ public final class EarshotServer: WebHandler, @unchecked Sendable {
             transport.send(.error(id: id, message: error.message), to: client)
         case .success(let command):
             do {
-                // Playing or queueing takes an episode out of the Inbox: the lists change then.
-                let leavesInbox: Bool
-                switch command {
-                case .play(let id), .queueAdd(let id, _): leavesInbox = (try? await store.isInInbox(episodeID: id)) ?? false
-                default: leavesInbox = false
-                }
-                switch command {
-                case .download(let request): try await download(request)
-                case .inbox(let request): try await inbox(request)
-                default: try await engine.handle(command)
-                }
+                try await perform(command)
                 transport.send(.ack(id: id), to: client)
-                switch command { // played state and the Inbox show in every list
-                case .mark, .inbox: libraryChanged()
-                default: if leavesInbox { libraryChanged() }
-                }
-                if case .playlist(let edit) = command, edit.changesPlaylists { playlistsChanged() }
             } catch {
                 transport.send(.error(id: id, message: error.message), to: client)
             }
         }
+    }
+
+    /// Carries out one command from any client (a socket, MPRIS): the engine, the download
+    /// manager or the Inbox, and tells every client what changed beyond the player.
+    public func perform(_ command: ClientCommand) async throws(CommandError) {
+        // Playing or queueing takes an episode out of the Inbox: the lists change then.
+        let leavesInbox: Bool
+        switch command {
+        case .play(let id), .queueAdd(let id, _): leavesInbox = (try? await store.isInInbox(episodeID: id)) ?? false
+        default: leavesInbox = false
+        }
+        switch command {
+        case .download(let request): try await download(request)
+        case .inbox(let request): try await inbox(request)
+        default: try await engine.handle(command)
+        }
+        switch command { // played state and the Inbox show in every list
+        case .mark, .inbox: libraryChanged()
+        default: if leavesInbox { libraryChanged() }
+        }
+        if case .playlist(let edit) = command, edit.changesPlaylists { playlistsChanged() }
     }
 
     public func socketRejectedFrame(_ reason: String, from client: ClientID) async {

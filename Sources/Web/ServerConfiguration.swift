@@ -35,8 +35,12 @@ public struct ServerConfiguration: Sendable {
         var dir = start.standardizedFileURL
         for _ in 0..<8 {
             let fm = FileManager.default
-            if fm.fileExists(atPath: dir.appendingPathComponent("Public").path),
-               fm.fileExists(atPath: dir.appendingPathComponent("Templates").path) { return dir }
+            // The source tree (Public/ beside Package.swift), or an installed PREFIX: bin/earshot
+            // beside share/earshot/{Public,Templates} (`make install`, the .deb's /usr).
+            for candidate in [dir, dir.appendingPathComponent("share/earshot")] {
+                if fm.fileExists(atPath: candidate.appendingPathComponent("Public").path),
+                   fm.fileExists(atPath: candidate.appendingPathComponent("Templates").path) { return candidate }
+            }
             let parent = dir.deletingLastPathComponent()
             if parent.path == dir.path { break }
             dir = parent

@@ -23,12 +23,16 @@ struct Options {
     /// `--itunes-url`, `--podcastindex-url`: the directories' base addresses.
     var directoryBaseURLs: [DirectoryProvider: String] = [:]
     var podcastIndexCredentials: PodcastIndexCredentials?
+    /// `--no-mpris`: do not appear on the session bus as a media player.
+    var mpris = true
+    /// The settings file read (nil: none was there).
+    var configFile: String?
 
     static let usage = """
     Usage:
       earshot serve [--port N] [--data DIR] [--audio-output NAME] [--no-demo] [--refresh-interval H]
                     [--played-margin S] [--web-root DIR] [--lan] [--allow-host NAME]…
-                    [--itunes-url URL] [--podcastindex-url URL]
+                    [--itunes-url URL] [--podcastindex-url URL] [--no-mpris] [--config FILE]
       earshot subscribe URL [--data DIR]
       earshot refresh [--data DIR]
       earshot parse FILE|URL [--json] [--timing [--repeat N]]
@@ -64,11 +68,30 @@ struct Options {
                          in this machine's own browser (Devices); see SECURITY.md
     --allow-host NAME    one more name a request may call this server by (a DNS  env EARSHOT_ALLOW_HOSTS
                          name, a TLS proxy's); repeatable                          (comma-separated)
+    --no-mpris           do not show up as a media player on the session bus (MPRIS: media keys,
+                         the desktop's media widget, headset buttons, KDE Connect)
+    --config FILE        settings read first, one "key = value" a line, keys as  env EARSHOT_CONFIG
+                         the flags above ("port = 8080", "lan = yes"); the environment
+                         and the command line win over it
+                         (default: $XDG_CONFIG_HOME/earshot/earshot.conf or ~/.config/earshot/earshot.conf,
+                         when there is one)
     """
 
-    /// Environment first, then arguments (which win).
-    static func parse(_ arguments: [String], environment: [String: String]) throws -> Options {
+    /// The settings file first, then the environment, then arguments (which win). `configuration`
+    /// is the file's text when the caller has read it (`configurationFile` says which).
+    static func parse(_ arguments: [String], environment: [String: String], configuration: (path: String, text: String)? = nil) throws -> Options {
         var options = Options(dataDirectory: defaultDataDirectory(environment))
+        if let configuration {
+            do {
+                var flags = try ConfigFile.flags(configuration.text)[...]
+                try options.apply(&flags)
+            } catch let error as ConfigFile.Failure {
+                throw OptionError("\(configuration.path): \(error)")
+            } catch {
+                throw OptionError("\(configuration.path): \(error)")
+            }
+            options.configFile = configuration.path
+        }
         if let port = environment["EARSHOT_PORT"], !port.isEmpty {
             guard let value = Int(port), (0...65535).contains(value) else { throw OptionError("EARSHOT_PORT must be a port number, not \"\(port)\"") }
             options.port = value
@@ -125,6 +148,12 @@ struct Options {
             default: throw OptionError("unknown command \"\(first)\"")
             }
         }
+        try options.apply(&rest)
+        return options
+    }
+
+    /// Reads flags (the command line's, or those a settings file stands for) into these options.
+    mutating func apply(_ rest: inout ArraySlice<String>) throws {
         while let flag = rest.popFirst() {
             func value() throws -> String {
                 guard let v = rest.popFirst() else { throw OptionError("\(flag) needs a value") }
@@ -134,24 +163,26 @@ struct Options {
             case "--port":
                 let v = try value()
                 guard let port = Int(v), (0...65535).contains(port) else { throw OptionError("--port must be 0…65535, not \"\(v)\"") }
-                options.port = port
-            case "--data": options.dataDirectory = URL(fileURLWithPath: try value())
-            case "--audio-output": options.audioOutput = try value()
-            case "--no-demo": options.demo = false
-            case "--lan": options.lan = true
-            case "--allow-host": options.allowedHosts.append(try parseHostName(try value()))
+                self.port = port
+            case "--data": self.dataDirectory = URL(fileURLWithPath: try value())
+            case "--audio-output": self.audioOutput = try value()
+            case "--no-demo": self.demo = false
+            case "--no-mpris": self.mpris = false
+            case "--config": _ = try value() // read before parsing (`configurationFile`)
+            case "--lan": self.lan = true
+            case "--allow-host": self.allowedHosts.append(try Self.parseHostName(try value()))
             case "--refresh-interval":
-                do { options.refreshSchedule = try RefreshSchedule.parse(hours: try value()) } catch let error as OptionError {
+                do { self.refreshSchedule = try RefreshSchedule.parse(hours: try value()) } catch let error as OptionError {
                     throw error
                 } catch {
                     throw OptionError("--refresh-interval: \(error)")
                 }
-            case "--itunes-url": options.directoryBaseURLs[.itunes] = try parseBaseURL(try value(), name: flag)
-            case "--podcastindex-url": options.directoryBaseURLs[.podcastindex] = try parseBaseURL(try value(), name: flag)
-            case "--web-root": options.webRoot = URL(fileURLWithPath: try value())
-            case "--played-margin": options.playedMargin = try parseMargin(try value(), name: flag)
+            case "--itunes-url": self.directoryBaseURLs[.itunes] = try Self.parseBaseURL(try value(), name: flag)
+            case "--podcastindex-url": self.directoryBaseURLs[.podcastindex] = try Self.parseBaseURL(try value(), name: flag)
+            case "--web-root": self.webRoot = URL(fileURLWithPath: try value())
+            case "--played-margin": self.playedMargin = try Self.parseMargin(try value(), name: flag)
             case "--json", "--timing", "--repeat":
-                guard case .parse(var settings) = options.command else { throw OptionError("\(flag) goes with parse") }
+                guard case .parse(var settings) = command else { throw OptionError("\(flag) goes with parse") }
                 switch flag {
                 case "--json": settings.json = true
                 case "--timing": settings.timing = true
@@ -160,12 +191,11 @@ struct Options {
                     guard let n = Int(v), n > 0 else { throw OptionError("--repeat needs a positive number, not \"\(v)\"") }
                     settings.repeats = n
                 }
-                options.command = .parse(settings)
-            case "-h", "--help": options.command = .help
+                self.command = .parse(settings)
+            case "-h", "--help": self.command = .help
             default: throw OptionError("unknown option \(flag)")
             }
         }
-        return options
     }
 
     /// A directory's base address: http(s) with a host.
@@ -193,6 +223,20 @@ struct Options {
               !name.contains(":") || (name.hasPrefix("[") && name.hasSuffix("]"))
         else { throw OptionError("--allow-host takes a host name or address without port, not \"\(text)\"") }
         return name
+    }
+
+    /// Which settings file to read: `--config FILE`, else `EARSHOT_CONFIG`, else the usual place
+    /// when a file is there. `required`: named explicitly, so a missing file is an error.
+    static func configurationFile(_ arguments: [String], environment: [String: String]) -> (path: String, required: Bool)? {
+        if let index = arguments.firstIndex(of: "--config"), index + 1 < arguments.count { return (arguments[index + 1], true) }
+        if let path = environment["EARSHOT_CONFIG"], !path.isEmpty { return (path, true) }
+        let base: URL
+        if let xdg = environment["XDG_CONFIG_HOME"], !xdg.isEmpty { base = URL(fileURLWithPath: xdg) } else {
+            let home = environment["HOME"].map { URL(fileURLWithPath: $0) } ?? FileManager.default.homeDirectoryForCurrentUser
+            base = home.appendingPathComponent(".config")
+        }
+        let path = base.appendingPathComponent("earshot/earshot.conf").path
+        return FileManager.default.fileExists(atPath: path) ? (path, false) : nil
     }
 
     static func defaultDataDirectory(_ environment: [String: String]) -> URL {

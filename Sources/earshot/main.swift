@@ -2,6 +2,7 @@ import Downloads
 import EarshotCore
 import Foundation
 import Library
+import MPRIS
 import Playback
 import Web
 
@@ -16,7 +17,17 @@ func fail(_ message: String) -> Never {
 
 let options: Options
 do {
-    options = try Options.parse(Array(CommandLine.arguments.dropFirst()), environment: ProcessInfo.processInfo.environment)
+    let arguments = Array(CommandLine.arguments.dropFirst()), environment = ProcessInfo.processInfo.environment
+    // The settings file (earshot.conf) is read for `serve` alone: the other commands take their
+    // few flags from the command line.
+    var configuration: (path: String, text: String)?
+    if arguments.first.map({ $0 == "serve" || $0.hasPrefix("-") }) ?? true,
+       let file = Options.configurationFile(arguments, environment: environment) {
+        do { configuration = (file.path, try String(contentsOfFile: file.path, encoding: .utf8)) } catch {
+            throw OptionError("cannot read the settings file \(file.path): \(error.localizedDescription)")
+        }
+    }
+    options = try Options.parse(arguments, environment: environment, configuration: configuration)
 } catch {
     FileHandle.standardError.write(Data("earshot: \(error)\n\n\(Options.usage)\n".utf8))
     exit(2)
@@ -65,7 +76,9 @@ case .serve, .help, .parse, .exportOPML:
     break
 }
 
-let executable = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath().deletingLastPathComponent()
+// The program's own folder: /proc/self/exe, since argv[0] is a bare name when run from PATH.
+let executablePath = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
+let executable = URL(fileURLWithPath: executablePath).resolvingSymlinksInPath().deletingLastPathComponent()
 guard let webRoot = options.webRoot ?? ServerConfiguration.findWebRoot(from: executable)
         ?? ServerConfiguration.findWebRoot(from: URL(fileURLWithPath: FileManager.default.currentDirectoryPath))
 else { fail("cannot find the Public/ and Templates/ folders; pass --web-root DIR") }
@@ -121,6 +134,8 @@ do {
 }
 // After the server, which forwards its messages: resumes downloads the last run left unfinished.
 await downloads.start()
+// The desktop's media keys and widget, headset buttons, KDE Connect (no session bus: a log line).
+let mpris = options.mpris ? await MPRISBridge.start(server: server, engine: engine) : nil
 
 if options.demo {
     do { _ = try await Subscriptions(store: store).subscribeDemo(publicDirectory: publicDirectory) } catch {
@@ -138,6 +153,7 @@ fflush(nil) // a pipe is block-buffered: whoever waits for this line must see it
 FileHandle.standardError.write(Data("earshot: ready in \(elapsed) ms; library \(libraryPath); audio output \(options.audioOutput ?? "auto")\n".utf8))
 
 for await _ in quitting { break }
+mpris?.stop()
 server.stop()
 await downloads.shutdown()
 await engine.shutdown()

@@ -30,6 +30,9 @@ public struct PlaybackState: Sendable, Equatable {
     /// Why playback paused or changed without the listener asking (an output unplugged, mpv
     /// restarted); cleared when the listener plays or resumes.
     public var notice: String?
+    /// The output that playback paused for when it was unplugged, now plugged in again: clients
+    /// offer to resume (its description). Cleared when playback resumes or another episode loads.
+    public var resumeOffer: String?
     /// Episodes that could not be played since the server started, by id: what went wrong.
     public var failures: [Int64: String] = [:]
 

@@ -103,6 +103,7 @@ private struct StateWire: Encodable {
     var outputs: [AudioDevice]
     var output: String
     var notice: String?
+    var resumeOffer: String?
     var failures: [String: String]
 
     init(seq: UInt64, _ s: PlaybackState) {
@@ -111,7 +112,7 @@ private struct StateWire: Encodable {
         buffering = s.buffering; chapters = s.chapters; chapter = s.chapter; error = s.error
         queue = s.queue; shuffle = s.shuffle; self.repeat = s.repeatMode.rawValue
         settings = s.settings; sleep = s.sleep
-        outputs = s.outputs; output = s.output; notice = s.notice
+        outputs = s.outputs; output = s.output; notice = s.notice; resumeOffer = s.resumeOffer
         failures = Dictionary(uniqueKeysWithValues: s.failures.map { (String($0.key), $0.value) })
     }
 
@@ -119,7 +120,7 @@ private struct StateWire: Encodable {
         enum K: String, CodingKey {
             case type, seq, episode, paused, position, duration, rate, volume, muted, buffering
             case queue, shuffle, `repeat`, sleep, settings, chapters, chapter, error
-            case outputs, output, notice, failures
+            case outputs, output, notice, resumeOffer, failures
         }
         var c = encoder.container(keyedBy: K.self)
         try c.encode(type, forKey: .type); try c.encode(seq, forKey: .seq)
@@ -133,7 +134,8 @@ private struct StateWire: Encodable {
         try c.encode(chapters, forKey: .chapters)
         try c.encode(chapter, forKey: .chapter); try c.encode(error, forKey: .error)
         try c.encode(outputs, forKey: .outputs); try c.encode(output, forKey: .output)
-        try c.encode(notice, forKey: .notice); try c.encode(failures, forKey: .failures)
+        try c.encode(notice, forKey: .notice); try c.encode(resumeOffer, forKey: .resumeOffer)
+        try c.encode(failures, forKey: .failures)
     }
 }
 
