@@ -18,13 +18,14 @@ public enum ConfigFile {
         public var line: Int
         public var reason: String
         public var description: String { "line \(line): \(reason)" }
+        public init(line: Int, reason: String) { self.line = line; self.reason = reason }
     }
 
     /// The flags `text` stands for, in its order.
     public static func flags(_ text: String) throws(Failure) -> [String] {
         var result: [String] = []
-        for (index, raw) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
-            let line = String(raw.filter { $0 != "\r" }).trimmed
+        for (index, raw) in text.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline).enumerated() {
+            let line = String(raw).trimmed
             if line.isEmpty || line.hasPrefix("#") { continue }
             guard let equals = line.firstIndex(of: "=") else {
                 throw Failure(line: index + 1, reason: "expected key = value, not \"\(line)\"")
