@@ -84,6 +84,40 @@ import Testing
         await h.close()
     }
 
+    @Test func theLostDeviceReturningWhilePausedOffersToResume() async throws {
+        let h = try await harness()
+        _ = await h.wait { !$0.outputs.isEmpty }
+        let real = await h.engine.state.outputs
+        h.engine.player.deliverForTesting(.property(.audioDevices(real + [headphones])))
+        _ = await h.wait { $0.outputs.contains(headphones) }
+        try await h.engine.handle(.output(device: headphones.name))
+        try await h.engine.handle(.play(episode: h.episodes[0].id))
+        #expect(await h.wait(until: h.isPlaying(h.episodes[0], past: 0.5)))
+        h.engine.player.deliverForTesting(.property(.audioDevices(real)))
+        #expect(await h.wait(timeout: 2) { $0.paused })
+        #expect(await h.engine.state.resumeOffer == nil, "nothing to offer while it is gone")
+
+        h.engine.player.deliverForTesting(.property(.audioDevices(real + [headphones])))
+        #expect(await h.wait(timeout: 2) { $0.resumeOffer == "USB headphones" })
+        let state = await h.engine.state
+        #expect(state.paused, "the offer is an offer: nothing resumes by itself")
+        #expect(state.notice == "USB headphones is connected again.")
+        #expect(h.states.last?.json["resumeOffer"] as? String == "USB headphones", "clients were told")
+        try await h.engine.handle(.resume)
+        #expect(await h.wait(until: h.isPlaying(h.episodes[0], past: 0.5)))
+        #expect(await h.engine.state.resumeOffer == nil)
+        #expect(await h.engine.state.notice == nil)
+
+        // A device that returns after the listener resumed elsewhere offers nothing.
+        h.engine.player.deliverForTesting(.property(.audioDevices(real)))
+        #expect(await h.wait(timeout: 2) { $0.paused })
+        try await h.engine.handle(.resume)
+        h.engine.player.deliverForTesting(.property(.audioDevices(real + [headphones])))
+        for _ in 0..<50 where h.engine.player.property("audio-device") != headphones.name { try await Task.sleep(for: .milliseconds(20)) }
+        #expect(await h.engine.state.resumeOffer == nil)
+        await h.close()
+    }
+
     @Test func anotherDeviceDisappearingChangesNothing() async throws {
         let h = try await harness()
         _ = await h.wait { !$0.outputs.isEmpty }

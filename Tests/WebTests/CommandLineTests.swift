@@ -153,6 +153,36 @@ struct CommandLineTests {
         #expect(FileManager.default.fileExists(atPath: other.file("library.sqlite").path))
     }
 
+    @Test("serve reads earshot.conf ($XDG_CONFIG_HOME/earshot); the environment and flags win; a bad line stops it")
+    func settingsFile() async throws {
+        let dir = TemporaryDirectory()
+        defer { dir.remove() }
+        let folder = dir.file("config/earshot")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let file = folder.appendingPathComponent("earshot.conf")
+        try "# the living-room box\nport = 1\nno-demo = yes\naudio-output = null\ndata = \(dir.path)/data\n"
+            .write(to: file, atomically: true, encoding: .utf8)
+        let environment = ["XDG_CONFIG_HOME": dir.file("config").path, "EARSHOT_PORT": "0", "EARSHOT_DATA": ""]
+        let status = try await Self.serving(["serve"], environment: environment) { url in
+            #expect(url.port != 1, "EARSHOT_PORT wins over the file's port")
+            let titles = try await Self.podcastTitles(url)
+            #expect(titles.isEmpty, "no-demo = yes from the file")
+        }
+        #expect(status == 0)
+        #expect(FileManager.default.fileExists(atPath: dir.file("data/library.sqlite").path), "data = … from the file")
+        let other = TemporaryDirectory()
+        defer { other.remove() }
+        _ = try await Self.serving(["serve", "--data", other.path], environment: environment) { _ in }
+        #expect(FileManager.default.fileExists(atPath: other.file("library.sqlite").path), "--data wins over the file")
+
+        try "port = 0\nvolume = 11\n".write(to: file, atomically: true, encoding: .utf8)
+        let bad = try await Self.run(["serve"], environment: environment)
+        #expect(bad.status == 2)
+        #expect(bad.err.contains("\(file.path): line 2: unknown key \"volume\""), "\(bad.err)")
+        let missing = try await Self.run(["serve", "--config", dir.file("nowhere.conf").path], environment: environment)
+        #expect(missing.status == 2 && missing.err.contains("cannot read the settings file"), "\(missing.err)")
+    }
+
     @Test("serve: --itunes-url and EARSHOT_PODCASTINDEX_* reach directory search; a base that is not http(s) is refused")
     func directoryOptions() async throws {
         let dir = TemporaryDirectory()
