@@ -3,6 +3,7 @@ dbus-monitor (the clients the desktop's media keys, GNOME/KDE widgets, BlueZ and
 stand for). The server is the real binary playing the bundled demo through `ao=null`."""
 
 import os
+import subprocess
 import time
 import urllib.parse
 from pathlib import Path
@@ -10,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from hostserver import FileServer, launch, tone_feed
-from session_bus import NAME, SessionBus
+from session_bus import CONFIG, NAME, SessionBus
 
 
 def wait(condition, timeout=5, what="condition"):
@@ -228,3 +229,30 @@ def test_no_mpris_stays_off_the_bus_and_a_second_instance_gets_its_own_name(bus)
     finally:
         first.stop()
         second.stop()
+
+
+def test_under_dbus_run_session(tmp_path):
+    """The way a user tries it by hand: `dbus-run-session` (with the project's bus configuration),
+    Earshot in it, playerctl driving it."""
+    from hostserver import REPO, binary
+    script = f"""
+        "$EARSHOT" serve --port 0 --data "$DATA" --audio-output null --web-root "$ROOT" > "$DATA.log" 2>&1 &
+        pid=$!
+        for i in $(seq 100); do playerctl -l 2>/dev/null | grep -qx earshot && break; sleep 0.1; done
+        playerctl -p earshot play
+        sleep 0.5
+        echo "status=$(playerctl -p earshot status)"
+        echo "title=$(playerctl -p earshot metadata xesam:title)"
+        echo "artist=$(playerctl -p earshot metadata xesam:artist)"
+        kill $pid; wait $pid
+        echo "exit=$?"
+    """
+    environment = dict(os.environ, EARSHOT=str(binary()), DATA=str(tmp_path / "data"), ROOT=str(REPO),
+                       XDG_CONFIG_HOME=str(tmp_path / "config"), XDG_RUNTIME_DIR=str(tmp_path), DISPLAY="")
+    environment.pop("DBUS_SESSION_BUS_ADDRESS", None)
+    done = subprocess.run(["dbus-run-session", f"--config-file={CONFIG}", "--", "bash", "-c", script],
+                          env=environment, capture_output=True, text=True, timeout=60)
+    lines = dict(line.split("=", 1) for line in done.stdout.splitlines() if "=" in line)
+    assert lines.get("status") == "Playing", (done.stdout, done.stderr)
+    assert lines.get("artist") == "Earshot Demo" and lines.get("title"), done.stdout
+    assert lines.get("exit") == "0", "a clean SIGTERM"
