@@ -170,38 +170,26 @@ public final class MPRISBridge: DBusObjectHandler, @unchecked Sendable {
         let state = lock.withLock { snapshot.state }
         let server = self.server
         switch MPRISCall.method(interface, method, arguments, state: state) {
-        case .command(let command):
-            // Answered once carried out, so a caller that asks next (playerctl status) sees it done.
-            Task {
-                do throws(CommandError) {
-                    try await server.perform(command)
-                    reply.succeed()
-                } catch {
-                    reply.fail(MPRISInterface.errorName, error.message)
-                }
-            }
-        case .open(let uri):
-            Task {
-                do throws(CommandError) {
-                    try await server.open(uri)
-                    reply.succeed()
-                } catch {
-                    reply.fail(MPRISInterface.errorName, error.message)
-                }
-            }
-        case .playOn:
-            Task {
-                do throws(CommandError) {
-                    try await server.playOn()
-                    reply.succeed()
-                } catch {
-                    reply.fail(MPRISInterface.errorName, error.message)
-                }
-            }
+        case .command(let command): answer(reply) { () async throws(CommandError) in try await server.perform(command) }
+        case .open(let uri): answer(reply) { () async throws(CommandError) in try await server.open(uri) }
+        case .playOn: answer(reply) { () async throws(CommandError) in try await server.playOn() }
         case .nothing:
             reply.succeed()
         case .refuse(let why):
             reply.fail(MPRISInterface.errorName, why)
+        }
+    }
+
+    /// Carries `work` out in a task and answers the call when it is done, so a caller that asks
+    /// next (playerctl status after playerctl pause) sees it done.
+    private func answer(_ reply: DBusReply, _ work: @escaping @Sendable () async throws(CommandError) -> Void) {
+        Task {
+            do throws(CommandError) {
+                try await work()
+                reply.succeed()
+            } catch {
+                reply.fail(MPRISInterface.errorName, error.message)
+            }
         }
     }
 }

@@ -17,6 +17,19 @@ import Testing
         return try await ResilienceHarness([("Tone", audio.path, 30)], directory: directory)
     }
 
+    /// An engine playing the tone through `headphones`, listed beside mpv's real devices.
+    private func playingOnHeadphones() async throws -> (ResilienceHarness, [AudioDevice]) {
+        let h = try await harness()
+        _ = await h.wait { !$0.outputs.isEmpty }
+        let real = await h.engine.state.outputs
+        h.engine.player.deliverForTesting(.property(.audioDevices(real + [headphones])))
+        _ = await h.wait { $0.outputs.contains(headphones) }
+        try await h.engine.handle(.output(device: headphones.name))
+        try await h.engine.handle(.play(episode: h.episodes[0].id))
+        #expect(await h.wait(until: h.isPlaying(h.episodes[0], past: 0.5)))
+        return (h, real)
+    }
+
     @Test func mpvsDeviceListReachesTheState() async throws {
         let h = try await harness()
         let listed = await h.wait { !$0.outputs.isEmpty }
@@ -50,14 +63,7 @@ import Testing
     }
 
     @Test func theDeviceInUseDisappearingPausesAndTellsWhy() async throws {
-        let h = try await harness()
-        _ = await h.wait { !$0.outputs.isEmpty }
-        let real = await h.engine.state.outputs
-        h.engine.player.deliverForTesting(.property(.audioDevices(real + [headphones])))
-        _ = await h.wait { $0.outputs.contains(headphones) }
-        try await h.engine.handle(.output(device: headphones.name))
-        try await h.engine.handle(.play(episode: h.episodes[0].id))
-        #expect(await h.wait(until: h.isPlaying(h.episodes[0], past: 0.5)))
+        let (h, real) = try await playingOnHeadphones()
 
         h.engine.player.deliverForTesting(.property(.audioDevices(real)))
         let paused = await h.wait(timeout: 2) { $0.paused }
@@ -85,14 +91,7 @@ import Testing
     }
 
     @Test func theLostDeviceReturningWhilePausedOffersToResume() async throws {
-        let h = try await harness()
-        _ = await h.wait { !$0.outputs.isEmpty }
-        let real = await h.engine.state.outputs
-        h.engine.player.deliverForTesting(.property(.audioDevices(real + [headphones])))
-        _ = await h.wait { $0.outputs.contains(headphones) }
-        try await h.engine.handle(.output(device: headphones.name))
-        try await h.engine.handle(.play(episode: h.episodes[0].id))
-        #expect(await h.wait(until: h.isPlaying(h.episodes[0], past: 0.5)))
+        let (h, real) = try await playingOnHeadphones()
         h.engine.player.deliverForTesting(.property(.audioDevices(real)))
         #expect(await h.wait(timeout: 2) { $0.paused })
         #expect(await h.engine.state.resumeOffer == nil, "nothing to offer while it is gone")
