@@ -44,9 +44,13 @@ browser-test:
 # busctl, sound recorded from a private PulseAudio's null sinks and measured, devices unplugged by
 # unloading their modules, the service installed into a temporary prefix and packaged as a .deb.
 # Each test starts the services it needs from the project's files and stops them.
+# The .deb test packages a build with the Swift runtime linked in (a Debian package may depend
+# only on Debian's libraries): the earshot product alone, in a scratch folder of its own.
 host-test:
 	mkdir -p $(TEST_OUTPUT)
-	EARSHOT_BIN=.build/debug/earshot TEST_OUTPUT=$(abspath $(TEST_OUTPUT)) .venv/bin/python -m pytest -v Tests/host
+	$(SWIFT) build --product earshot --static-swift-stdlib --scratch-path .build/static
+	EARSHOT_BIN=.build/debug/earshot EARSHOT_STATIC_BIN=.build/static/debug/earshot TEST_OUTPUT=$(abspath $(TEST_OUTPUT)) \
+	    .venv/bin/python -m pytest -v Tests/host
 
 # Rewrites the screenshot baselines (Tests/e2e/baselines/*.png) that are missing or no longer
 # match, by running the browser tests with EARSHOT_UPDATE_BASELINES=1 (Tests/e2e/screens.py);
@@ -84,3 +88,44 @@ fuzz: setup-run
 
 clean:
 	rm -rf .build $(TEST_OUTPUT)
+
+# `make install`: earshot, its web files (share/earshot/{Public,Templates}), the systemd user unit,
+# the man page and the settings example under PREFIX (DESTDIR=… stages it elsewhere).
+# EARSHOT_BINARY=path installs that binary instead of building the release one.
+# The unit goes where systemd's user manager looks (`systemd-analyze --user unit-paths`):
+# PREFIX/share/systemd/user is on that path for ~/.local ($XDG_DATA_HOME), /usr/local and /usr;
+# for /usr and /usr/local it goes to PREFIX/lib/systemd/user, where packages put theirs.
+PREFIX ?= $(HOME)/.local
+DESTDIR ?=
+EARSHOT_BINARY ?=
+USER_UNIT_DIR ?= $(if $(filter /usr /usr/local,$(PREFIX)),$(PREFIX)/lib/systemd/user,$(PREFIX)/share/systemd/user)
+
+install: $(if $(EARSHOT_BINARY),,release)
+	@case '$(PREFIX)' in /*) ;; *) echo 'PREFIX must be an absolute path, not "$(PREFIX)"' >&2; exit 1;; esac
+	install -D -m 755 $(or $(EARSHOT_BINARY),.build/release/earshot) '$(DESTDIR)$(PREFIX)/bin/earshot'
+	rm -rf '$(DESTDIR)$(PREFIX)/share/earshot/Public' '$(DESTDIR)$(PREFIX)/share/earshot/Templates'
+	install -d -m 755 '$(DESTDIR)$(PREFIX)/share/earshot'
+	cp -R --no-preserve=mode,ownership Public Templates '$(DESTDIR)$(PREFIX)/share/earshot/'
+	install -d -m 755 '$(DESTDIR)$(USER_UNIT_DIR)'
+	sed 's|^ExecStart=/usr/bin/earshot|ExecStart=$(PREFIX)/bin/earshot|' packaging/earshot.service > '$(DESTDIR)$(USER_UNIT_DIR)/earshot.service'
+	chmod 644 '$(DESTDIR)$(USER_UNIT_DIR)/earshot.service'
+	install -D -m 644 packaging/earshot.1 '$(DESTDIR)$(PREFIX)/share/man/man1/earshot.1'
+	install -D -m 644 packaging/earshot.conf.example '$(DESTDIR)$(PREFIX)/share/doc/earshot/earshot.conf.example'
+	@echo
+	@echo 'Installed $(PREFIX)/bin/earshot and $(USER_UNIT_DIR)/earshot.service. To run it at boot:'
+	@echo '  systemctl --user daemon-reload'
+	@echo '  systemctl --user enable --now earshot'
+	@echo '  loginctl enable-linger $$USER'
+	@echo 'Already running? systemctl --user restart earshot'
+	@echo 'Settings: ~/.config/earshot/earshot.conf (every key: $(PREFIX)/share/doc/earshot/earshot.conf.example).'
+
+# `make deb`: earshot_VERSION-DEB_REVISION_ARCH.deb in DEB_DIR, from a release build with the Swift
+# runtime linked in (its own scratch path, so it does not rebuild .build/release), or from
+# EARSHOT_BINARY=path; scripts/make-deb.sh assembles it and runs lintian.
+VERSION ?= $(or $(shell sed -n 's/.*static let version = "\([^"]*\)".*/\1/p' Sources/EarshotCore/Support/Version.swift 2>/dev/null),0.1.0)
+DEB_REVISION ?= 1
+DEB_DIR ?= .build/deb
+
+deb: $(if $(EARSHOT_BINARY),,setup-run)
+	$(if $(EARSHOT_BINARY),,$(SWIFT) build -c release --product earshot --static-swift-stdlib --scratch-path .build/static)
+	VERSION='$(VERSION)' DEB_REVISION='$(DEB_REVISION)' scripts/make-deb.sh $(or $(EARSHOT_BINARY),.build/static/release/earshot) '$(DEB_DIR)'

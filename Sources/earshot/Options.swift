@@ -4,7 +4,7 @@ import Web
 
 /// What `earshot` was asked to do, from its arguments and environment.
 struct Options {
-    enum Command { case serve, subscribe(String), refresh, parse(ParseCommand.Settings), importOPML(String), exportOPML, help }
+    enum Command { case serve, subscribe(String), refresh, parse(ParseCommand.Settings), importOPML(String), exportOPML, help, version }
 
     var command: Command = .serve
     var host = "127.0.0.1"
@@ -38,7 +38,7 @@ struct Options {
       earshot parse FILE|URL [--json] [--timing [--repeat N]]
       earshot import FILE.opml [--data DIR]
       earshot export [--data DIR] > subscriptions.opml
-      earshot help
+      earshot help | --version
 
     serve          play on this machine and serve the web UI (default: http://127.0.0.1:8080)
     subscribe URL  add a podcast feed to the library and exit (refresh it if it is there)
@@ -55,10 +55,10 @@ struct Options {
                          (default: mpv picks)
     --no-demo            do not add the bundled demo podcast on first start
     --refresh-interval H refresh every feed every H hours (±10 %); 0 or off: never  env EARSHOT_REFRESH_INTERVAL
+                         (default: 6)
     --itunes-url URL     where podcast search asks Apple's directory (default https://itunes.apple.com)  env EARSHOT_ITUNES_URL
     --podcastindex-url URL  where it asks Podcast Index (default https://api.podcastindex.org)  env EARSHOT_PODCASTINDEX_URL;
                          its key and secret: env EARSHOT_PODCASTINDEX_KEY, EARSHOT_PODCASTINDEX_SECRET
-                         (default: 6)
     --played-margin S    stopping in an episode's last S seconds (0…600)        env EARSHOT_PLAYED_MARGIN
                          marks it played (at most its last tenth); stored, and
                          changeable in the web UI (default: 30, or what was set)
@@ -132,6 +132,7 @@ struct Options {
             case "serve": options.command = .serve
             case "refresh": options.command = .refresh
             case "help": options.command = .help
+            case "version": options.command = .version
             case "subscribe":
                 guard let url = rest.first, !url.hasPrefix("-") else { throw OptionError("subscribe needs a feed URL") }
                 options.command = .subscribe(url)
@@ -193,6 +194,7 @@ struct Options {
                 }
                 self.command = .parse(settings)
             case "-h", "--help": self.command = .help
+            case "--version": self.command = .version
             default: throw OptionError("unknown option \(flag)")
             }
         }

@@ -38,6 +38,9 @@ switch options.command {
 case .help:
     print(Options.usage)
     exit(0)
+case .version:
+    print("earshot \(Earshot.version)")
+    exit(0)
 case .parse(let settings):
     exit(await ParseCommand.run(settings))
 default:
@@ -72,7 +75,7 @@ case .refresh:
     }
 case .importOPML(let file):
     exit(await OPMLCommand.importFile(file, store: store))
-case .serve, .help, .parse, .exportOPML:
+case .serve, .help, .version, .parse, .exportOPML:
     break
 }
 
