@@ -1,0 +1,288 @@
+"""Lost devices for real: Earshot plays a tone into the private PulseAudio's "headphones" null
+sink, and the test unloads that sink's module — to PulseAudio and to libmpv exactly what
+unplugging a USB headset is. Both sinks' monitors are recorded to hear where the sound goes.
+
+What PulseAudio does first, whatever Earshot does: a stream whose sink disappears is moved to the
+default sink ("speakers") at once, before any client hears of it. So some sound may reach the
+speakers before mpv is paused; the tests measure how much, and require that none comes later than
+300 ms after the unplug.
+
+Times: `unplugged` is the monotonic time just *before* `pactl unload-module` was started (pactl's
+own start-up, ~10 ms, counts against Earshot); recordings are aligned as test_sound.py's notes say
+(±10 ms), and the sink's configured latency (what a real device would still play after the
+render) is added to every "sound until" figure.
+"""
+
+import os
+import tempfile
+import time
+from pathlib import Path
+
+import pytest
+from selenium import webdriver
+from selenium.webdriver.chrome.service import Service
+from selenium.webdriver.common.by import By
+from selenium.webdriver.support.ui import WebDriverWait
+
+import audio
+import hostserver
+from soundserver import sound  # noqa: F401  (the private PulseAudio fixture)
+
+RATE = 44100
+TONE_RMS = -15.05
+SOUND_DB = -60.0
+SILENT_DB = -70.0
+PAUSE_WITHIN = 0.3
+LEAK_WITHIN = 0.3
+DISCONNECTED = "Paused: Headphones was disconnected."
+CONNECTED = "Headphones is connected again."
+REPO = Path(__file__).resolve().parents[2]
+SCREENSHOTS = Path(os.environ.get("TEST_OUTPUT") or REPO / "test-output") / "screenshots"
+
+
+# -- fixtures -----------------------------------------------------------------------------------
+
+@pytest.fixture(scope="module")
+def tone():
+    """A 60 s 440 Hz tone as the only episode of a podcast on a loopback HTTP server."""
+    folder = Path(tempfile.mkdtemp(prefix="earshot-tone-"))
+    files = hostserver.FileServer()
+    try:
+        path = audio.write_tone(folder / "tone-440.wav", 440, 60)
+        files.feed = hostserver.tone_feed(files, "Tone", [("Tone", files.put_file("/tone-440.wav", path), 60)])
+        yield files
+    finally:
+        files.close()
+        for path in folder.iterdir():
+            path.unlink()
+        folder.rmdir()
+
+
+@pytest.fixture
+def earshot(sound):  # noqa: F811
+    server = hostserver.launch(env=sound.env)
+    try:
+        yield server
+    finally:
+        server.stop()
+
+
+@pytest.fixture
+def driver():
+    """Headless Chromium, as Tests/e2e/conftest.py builds it."""
+    options = webdriver.ChromeOptions()
+    for argument in ("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
+                     "--autoplay-policy=no-user-gesture-required", "--window-size=1280,800"):
+        options.add_argument(argument)
+    options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
+    browser = webdriver.Chrome(service=Service(executable_path="/usr/bin/chromedriver"), options=options)
+    try:
+        browser.set_script_timeout(15)
+        set_viewport(browser, 1280, 800)
+        yield browser
+        errors = [entry["message"] for entry in browser.get_log("browser")
+                  if entry["level"] == "SEVERE" and "Uncaught" in entry["message"]]
+        assert not errors, "JavaScript errors:\n" + "\n".join(errors)
+    finally:
+        browser.quit()
+
+
+def set_viewport(browser, width, height, mobile=False):
+    browser.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", {
+        "width": width, "height": height, "deviceScaleFactor": 1, "mobile": mobile})
+
+
+# -- helpers ------------------------------------------------------------------------------------
+
+def play_on_headphones(server, tone, client):
+    """Subscribes the tone podcast, chooses pulse/headphones and plays; returns the episode."""
+    podcast = server.subscribe(tone.feed)
+    episode = server.episodes(podcast["id"])[0]
+    client.command("output", device="pulse/headphones")
+    client.wait_state(lambda m: m["output"] == "pulse/headphones", timeout=5, what="output pulse/headphones")
+    sent = time.monotonic()
+    client.command("play", episode=episode["id"])
+    client.wait_state(lambda m: m["episode"] and m["episode"]["id"] == episode["id"] and not m["paused"]
+                      and not m["buffering"], timeout=10, after=sent - 1, what="the tone to play")
+    return episode
+
+
+def level(recording, samples, start, end):
+    return audio.rms_db(samples, recording.index_at(start), recording.index_at(end))
+
+
+def sound_after(recording, moment, until, latency):
+    """(seconds of sound, the end of the last sound relative to `moment` with the sink's
+    `latency` added, or None) in what `recording` rendered between `moment` and `until`, in
+    1 ms windows above −60 dBFS."""
+    samples = recording.samples()
+    start, end = recording.index_at(moment), recording.index_at(until)
+    levels = audio.window_levels(samples[max(0, start):end], RATE, 0.001)
+    loud = [i for i, db in enumerate(levels) if db > SOUND_DB]
+    if not loud:
+        return 0.0, None
+    return len(loud) * 0.001, (loud[-1] + 1) * 0.001 + latency
+
+
+def unplug_while_playing(sound, server, tone):  # noqa: F811
+    """Plays the tone on the headphones with both monitors recorded and two clients connected,
+    then unplugs the headphones. Returns what the tests look at."""
+    first, second = server.socket(), server.socket()
+    play_on_headphones(server, tone, first)
+    speakers = sound.record("speakers")
+    headphones = sound.record("headphones")
+    time.sleep(1.0)
+    latency = max(sound.sink_latency("speakers")[1], sound.sink_latency("headphones")[1])
+    unplugged, returned = sound.unplug("headphones")
+    speakers.wait_until(unplugged + 1.5)
+    headphones.stop()
+    return dict(first=first, second=second, speakers=speakers, headphones=headphones, unplugged=unplugged,
+                pactl=returned - unplugged, latency=latency)
+
+
+# -- the tests ----------------------------------------------------------------------------------
+
+def test_outputs_name_the_sound_servers_sinks(earshot):
+    """`state.outputs` is mpv's audio-device-list: the private PulseAudio's sinks, by their
+    descriptions. (Right after start mpv may not have listed its devices yet: the first `state`
+    can carry an empty list, and a later one the devices.)"""
+    connected = time.monotonic()
+    client = earshot.socket()
+    arrival, state = client.wait_state(lambda m: any(o["name"].startswith("pulse/") for o in m["outputs"]),
+                                       timeout=5, what="state.outputs to list the pulse sinks")
+    outputs = {o["name"]: o["description"] for o in state["outputs"]}
+    first = client.received(types=("state",))[0][1]
+    audio.report("outputs", listed_after_connect_ms=round((arrival - connected) * 1000, 1),
+                 first_state_outputs=len(first["outputs"]),
+                 pulse={k: v for k, v in outputs.items() if k.startswith("pulse/")})
+    assert outputs.get("pulse/speakers") == "Speakers" and outputs.get("pulse/headphones") == "Headphones", (
+        f"state.outputs should list the sinks by their descriptions; got {outputs}")
+
+
+def test_unplugged_headphones_pause_every_client_and_nothing_plays_on(sound, earshot, tone):  # noqa: F811
+    run = unplug_while_playing(sound, earshot, tone)
+    unplugged, speakers, headphones = run["unplugged"], run["speakers"], run["headphones"]
+
+    # It was playing on the headphones, and only there, before the unplug.
+    hp, sp = headphones.samples(), speakers.samples()
+    on_headphones = level(headphones, hp, unplugged - 0.6, unplugged - 0.1)
+    on_speakers = level(speakers, sp, unplugged - 0.6, unplugged - 0.1)
+    assert abs(on_headphones - TONE_RMS) <= 1, (
+        f"before the unplug the headphones measured {on_headphones:.1f} dBFS{sound.stall_note(unplugged - 0.6, unplugged)}")
+    assert on_speakers <= SILENT_DB, f"before the unplug the speakers measured {on_speakers:.1f} dBFS"
+
+    # (a) paused, (b) every client told.
+    paused_at, paused = run["first"].wait_state(lambda m: m["paused"], timeout=5, after=unplugged, what="paused")
+    notices = {}
+    for name in ("first", "second"):
+        arrival, state = run[name].wait_state(lambda m: "Headphones" in (m["notice"] or ""), timeout=5,
+                                              after=unplugged, what=f"the notice on the {name} client")
+        notices[name] = (round((arrival - unplugged) * 1000, 1), state["notice"])
+
+    # (c) how much reached the speakers, and until when.
+    leaked, until = sound_after(speakers, unplugged, unplugged + 1.5, run["latency"])
+    note = sound.stall_note(unplugged - 1.0, unplugged + 1.5)
+    audio.report("lost_device", paused_ms=round((paused_at - unplugged) * 1000, 1),
+                 notices_ms={k: v[0] for k, v in notices.items()}, pactl_ms=round(run["pactl"] * 1000, 1),
+                 leaked_ms=round(leaked * 1000), leak_until_ms=None if until is None else round(until * 1000),
+                 sink_latency_ms=round(run["latency"] * 1000), notice=notices["first"][1],
+                 stalls=sound.stalls(unplugged - 1.0, unplugged + 1.5))
+    assert paused_at - unplugged <= PAUSE_WITHIN, (
+        f"state.paused came {1000 * (paused_at - unplugged):.0f} ms after the unplug (pactl took "
+        f"{1000 * run['pactl']:.0f} ms of it); allowed {PAUSE_WITHIN * 1000:.0f} ms{note}")
+    for name, (ms, notice) in notices.items():
+        assert notice == DISCONNECTED, f"the {name} client's notice: {notice!r} ({ms} ms after the unplug)"
+    assert until is None or until <= LEAK_WITHIN, (
+        f"{leaked * 1000:.0f} ms of sound reached the speakers after the unplug, the last of it "
+        f"{until * 1000:.0f} ms after (sink latency {run['latency'] * 1000:.0f} ms included); "
+        f"allowed: none later than {LEAK_WITHIN * 1000:.0f} ms{note}")
+    print(f"leaked to the speakers: {leaked * 1000:.0f} ms of sound, the last {0 if until is None else until * 1000:.0f} ms after the unplug")
+
+
+def test_headphones_back_offer_resume_and_resume_plays_there(sound, earshot, tone):  # noqa: F811
+    run = unplug_while_playing(sound, earshot, tone)
+    client, other, speakers = run["first"], run["second"], run["speakers"]
+    client.wait_state(lambda m: m["paused"] and m["notice"] == DISCONNECTED, timeout=5, after=run["unplugged"],
+                      what="the disconnect notice")
+    time.sleep(0.5)
+    plugged, _, _ = sound.plug("headphones", "Headphones")
+    headphones = sound.record("headphones")
+    offered = {}
+    for name, each in (("first", client), ("second", other)):
+        arrival, state = each.wait_state(lambda m: m["resumeOffer"] is not None, timeout=5, after=plugged,
+                                         what=f"state.resumeOffer on the {name} client")
+        offered[name] = (arrival - plugged, state)
+    state = offered["first"][1]
+    assert state["resumeOffer"] == "Headphones" and state["notice"] == CONNECTED and state["paused"] is True, (
+        f"after the replug: resumeOffer {state['resumeOffer']!r}, notice {state['notice']!r}, paused {state['paused']}")
+    assert offered["second"][1]["resumeOffer"] == "Headphones", f"the second client: {offered['second'][1]['resumeOffer']!r}"
+
+    time.sleep(0.5)  # still paused: nothing may play by itself
+    _, resumed = client.send("resume")
+    playing_at, _ = client.wait_state(lambda m: not m["paused"], timeout=5, after=resumed, what="playing again")
+    headphones.wait_until(resumed + 1.5)
+    speakers.wait_until(resumed + 1.5)
+    hp, sp = headphones.samples(), speakers.samples()
+    before = level(headphones, hp, headphones.t0, resumed - 0.015)  # the clock is good to ±10 ms
+    idle_speakers = level(speakers, sp, plugged, resumed)
+    back = level(headphones, hp, resumed + 0.5, resumed + 1.5)
+    start = headphones.index_at(resumed + 0.5)
+    frequency, purity = audio.dominant_frequency(hp, RATE, start, start + RATE)
+    on_speakers = level(speakers, sp, resumed, resumed + 1.5)
+    threshold = 32768 * 10 ** (SOUND_DB / 20)
+    heard = next((i for i in range(headphones.index_at(resumed - 0.015), len(hp)) if abs(hp[i]) > threshold), None)
+    state = client.state
+    audio.report("resume_offer", offer_ms={k: round(v[0] * 1000, 1) for k, v in offered.items()},
+                 resume_to_state_ms=round((playing_at - resumed) * 1000, 1),
+                 resume_to_sound_ms=None if heard is None else round((headphones.time_of(heard) - resumed) * 1000, 1),
+                 headphones_before_resume_db=round(before, 1), headphones_after_resume_db=round(back, 1),
+                 frequency_hz=round(frequency or 0, 2), speakers_after_resume_db=round(on_speakers, 1))
+    assert before <= SILENT_DB and idle_speakers <= SILENT_DB, (
+        f"sound before resume: headphones {before:.1f}, speakers {idle_speakers:.1f} dBFS")
+    assert abs(back - TONE_RMS) <= 1 and frequency and abs(frequency - 440) <= 3, (
+        f"after resume the headphones measure {back:.1f} dBFS at {frequency} Hz (purity {purity:.2f}); expected the tone"
+        f"{sound.stall_note(resumed, resumed + 1.5)}")
+    assert on_speakers <= SILENT_DB, f"after resume the speakers measure {on_speakers:.1f} dBFS"
+    assert state["resumeOffer"] is None and state["notice"] is None and state["output"] == "pulse/headphones", (
+        f"after resume: resumeOffer {state['resumeOffer']!r}, notice {state['notice']!r}, output {state['output']}")
+
+
+def test_browser_offers_resume_after_the_replug(sound, earshot, tone, driver):  # noqa: F811
+    client = earshot.socket()
+    driver.get(earshot.url + "/")
+    WebDriverWait(driver, 10).until(lambda b: b.execute_script("return document.body.dataset.ready === 'true'"))
+    play_on_headphones(earshot, tone, client)
+    time.sleep(0.5)
+    unplugged, _ = sound.unplug("headphones")
+    client.wait_state(lambda m: m["paused"] and m["notice"] == DISCONNECTED, timeout=5, after=unplugged,
+                      what="the disconnect notice")
+    notice = driver.find_element(By.CSS_SELECTOR, ".playback-notice")
+    resume = notice.find_element(By.CSS_SELECTOR, "button.playback-alert-resume")
+    WebDriverWait(driver, 5).until(lambda b: notice.is_displayed() and DISCONNECTED in notice.text)
+    assert not resume.is_displayed(), "a Resume button while the headphones are gone"
+
+    plugged, _, _ = sound.plug("headphones", "Headphones")
+    client.wait_state(lambda m: m["resumeOffer"] == "Headphones", timeout=5, after=plugged, what="the resume offer")
+    WebDriverWait(driver, 5).until(lambda b: CONNECTED in notice.text and resume.is_displayed())
+    assert resume.tag_name == "button" and resume.text == "Resume", f"{resume.tag_name} {resume.text!r}"
+    assert resume.get_attribute("aria-label") == "Resume on Headphones", resume.get_attribute("aria-label")
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+    strip = driver.find_element(By.CSS_SELECTOR, ".playback-alerts")
+    strip.screenshot(str(SCREENSHOTS / "resume-offer-desktop.png"))
+    set_viewport(driver, 390, 844, mobile=True)
+    WebDriverWait(driver, 5).until(lambda b: b.execute_script("return innerWidth") == 390)
+    box = driver.execute_script("const r = arguments[0].getBoundingClientRect(); return [r.width, r.height, r.right]", resume)
+    driver.save_screenshot(str(SCREENSHOTS / "resume-offer-phone.png"))
+    strip.screenshot(str(SCREENSHOTS / "resume-offer-phone-strip.png"))
+    assert box[1] >= 43.5 and box[2] <= 390, f"the Resume button on a phone: {box[0]:.0f}x{box[1]:.0f}, right edge {box[2]:.0f}"
+
+    headphones = sound.record("headphones")
+    clicked = time.monotonic()
+    resume.click()
+    arrival, _ = client.wait_state(lambda m: not m["paused"], timeout=5, after=clicked, what="playing after the click")
+    WebDriverWait(driver, 5).until(lambda b: not resume.is_displayed() and not notice.is_displayed())
+    headphones.wait_until(arrival + 1.5)
+    back = level(headphones, headphones.samples(), arrival + 0.5, arrival + 1.5)
+    audio.report("browser_resume", click_to_playing_ms=round((arrival - clicked) * 1000, 1),
+                 headphones_after_click_db=round(back, 1))
+    assert abs(back - TONE_RMS) <= 1, f"after Resume the headphones measure {back:.1f} dBFS, not the tone"
