@@ -286,3 +286,27 @@ def test_browser_offers_resume_after_the_replug(sound, earshot, tone, driver):  
     audio.report("browser_resume", click_to_playing_ms=round((arrival - clicked) * 1000, 1),
                  headphones_after_click_db=round(back, 1))
     assert abs(back - TONE_RMS) <= 1, f"after Resume the headphones measure {back:.1f} dBFS, not the tone"
+
+
+def test_output_menu_lists_the_sound_servers_devices_by_name(earshot, driver):  # noqa: F811
+    """The full player's Output menu: the sound server's sinks by their descriptions, not mpv's
+    whole list of ALSA plugins beside them; choosing one tells the server."""
+    outputs = {o["name"] for o in earshot.state()["outputs"]}
+    assert {"pulse/speakers", "pulse/headphones"} <= outputs and any(n.startswith("alsa") for n in outputs), outputs
+    for width, height, mobile, name in [(1280, 900, False, "desktop"), (390, 844, True, "phone")]:
+        set_viewport(driver, width, height, mobile)
+        driver.get(earshot.url + "/player")
+        WebDriverWait(driver, 10).until(lambda b: b.execute_script("return document.body.dataset.ready === 'true'"))
+        button = driver.find_element(By.CSS_SELECTOR, ".output-button")
+        driver.execute_script("arguments[0].click()", button)
+        WebDriverWait(driver, 5).until(lambda b: b.find_element(By.CSS_SELECTOR, ".output-dialog").is_displayed())
+        names = [e.text for e in driver.find_elements(By.CSS_SELECTOR, ".output-dialog .output-name")]
+        assert names == ["Auto (the system’s choice)", "Speakers", "Headphones"], names
+        SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+        driver.save_screenshot(str(SCREENSHOTS / f"output-menu-{name}.png"))
+    headphones = [e for e in driver.find_elements(By.CSS_SELECTOR, ".output-dialog .output-choice") if "Headphones" in e.text][0]
+    headphones.click()
+    deadline = time.monotonic() + 5
+    while earshot.state()["output"] != "pulse/headphones" and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert earshot.state()["output"] == "pulse/headphones"

@@ -12,11 +12,20 @@ import { player } from '../core/player-state.js';
 
 const AUTO = 'auto';
 
-/** The outputs to offer: mpv's list with "auto" first, plus the chosen one when it is gone. */
+// mpv lists every audio output's devices; with a sound server running, its devices (PulseAudio's
+// or PipeWire's sinks, by their descriptions: "Headphones", "HDMI") are the ones a listener means,
+// and ALSA's plugins ("Rate Converter Plugin…"), JACK, OSS and SDL are noise beside them.
+const SOUND_SERVER = /^(pulse|pipewire)\//;
+
+/** The outputs to offer: mpv's list with "auto" first (only the sound server's devices when one
+ *  runs), plus the chosen one when it is gone. */
 function choices(state) {
-  const list = Array.isArray(state?.outputs) ? state.outputs.filter((o) => o && typeof o.name === 'string') : [];
-  if (!list.some((o) => o.name === AUTO)) list.unshift({ name: AUTO, description: 'Autoselect device' });
+  let list = Array.isArray(state?.outputs) ? state.outputs.filter((o) => o && typeof o.name === 'string') : [];
   const chosen = typeof state?.output === 'string' ? state.output : AUTO;
+  if (list.some((o) => SOUND_SERVER.test(o.name))) {
+    list = list.filter((o) => o.name === AUTO || o.name === chosen || SOUND_SERVER.test(o.name));
+  }
+  if (!list.some((o) => o.name === AUTO)) list.unshift({ name: AUTO, description: 'Autoselect device' });
   if (!list.some((o) => o.name === chosen)) list.push({ name: chosen, description: chosen, gone: true });
   return { list, chosen };
 }
