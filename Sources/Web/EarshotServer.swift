@@ -102,8 +102,7 @@ public final class EarshotServer: WebHandler, @unchecked Sendable {
             transport.send(.error(id: id, message: error.message), to: client)
         case .success(let command):
             do {
-                try await perform(command)
-                transport.send(.ack(id: id), to: client)
+                try await perform(command) { transport.send(.ack(id: id), to: client) }
             } catch {
                 transport.send(.error(id: id, message: error.message), to: client)
             }
@@ -111,8 +110,10 @@ public final class EarshotServer: WebHandler, @unchecked Sendable {
     }
 
     /// Carries out one command from any client (a socket, MPRIS): the engine, the download
-    /// manager or the Inbox, and tells every client what changed beyond the player.
-    public func perform(_ command: ClientCommand) async throws(CommandError) {
+    /// manager or the Inbox, and tells every client what changed beyond the player. `done` runs
+    /// once it is carried out and before those messages (a socket's `ack` comes first: clients
+    /// refetch lists after their own command is acknowledged).
+    public func perform(_ command: ClientCommand, done: () -> Void = {}) async throws(CommandError) {
         // Playing or queueing takes an episode out of the Inbox: the lists change then.
         let leavesInbox: Bool
         switch command {
@@ -124,6 +125,7 @@ public final class EarshotServer: WebHandler, @unchecked Sendable {
         case .inbox(let request): try await inbox(request)
         default: try await engine.handle(command)
         }
+        done()
         switch command { // played state and the Inbox show in every list
         case .mark, .inbox: libraryChanged()
         default: if leavesInbox { libraryChanged() }

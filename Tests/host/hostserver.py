@@ -449,3 +449,24 @@ def running(args=(), env=None, data=None, **options):
         yield server
     finally:
         server.stop()
+
+
+@contextlib.contextmanager
+def tone_podcast(title, tones):
+    """A podcast of tones on a loopback FileServer: `tones` is [(episode title, file name, Hz,
+    seconds)], the first the oldest; yields the FileServer, its feed's URL in `.feed`. The WAV
+    files are written by `audio.write_tone` into a temporary folder, removed after."""
+    import audio  # the host tests' own module, beside this one
+    folder = Path(tempfile.mkdtemp(prefix="earshot-tones-"))
+    files = FileServer()
+    try:
+        episodes = []
+        for name, file, hertz, seconds in tones:
+            path = audio.write_tone(folder / file, hertz, seconds)
+            episodes.append((name, files.put_file("/" + file, path), seconds))
+        files.feed = tone_feed(files, title, episodes)
+        yield files
+    finally:
+        files.close()
+        shutil.rmtree(folder, ignore_errors=True)
+

@@ -14,7 +14,6 @@ render) is added to every "sound until" figure.
 """
 
 import os
-import tempfile
 import time
 from pathlib import Path
 
@@ -45,17 +44,8 @@ SCREENSHOTS = Path(os.environ.get("TEST_OUTPUT") or REPO / "test-output") / "scr
 @pytest.fixture(scope="module")
 def tone():
     """A 60 s 440 Hz tone as the only episode of a podcast on a loopback HTTP server."""
-    folder = Path(tempfile.mkdtemp(prefix="earshot-tone-"))
-    files = hostserver.FileServer()
-    try:
-        path = audio.write_tone(folder / "tone-440.wav", 440, 60)
-        files.feed = hostserver.tone_feed(files, "Tone", [("Tone", files.put_file("/tone-440.wav", path), 60)])
+    with hostserver.tone_podcast("Tone", [("Tone", "tone-440.wav", 440, 60)]) as files:
         yield files
-    finally:
-        files.close()
-        for path in folder.iterdir():
-            path.unlink()
-        folder.rmdir()
 
 
 @pytest.fixture

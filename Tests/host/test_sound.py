@@ -22,9 +22,7 @@ unless such a freeze explains them.
 
 import math
 import statistics
-import tempfile
 import time
-from pathlib import Path
 
 import pytest
 
@@ -45,22 +43,10 @@ SILENCE_MARK = -100.0
 def tones():
     """The tone podcast's audio, written once: a long 440 Hz tone and two short tones of
     different pitch for the gapless test, served on a loopback HTTP server."""
-    folder = Path(tempfile.mkdtemp(prefix="earshot-tones-"))
-    files = hostserver.FileServer()
-    try:
-        long_tone = audio.write_tone(folder / "long-440.wav", 440, 60)
-        first = audio.write_tone(folder / "first-440.wav", 440, 3)
-        second = audio.write_tone(folder / "second-660.wav", 660, 3)
-        episodes = [("Long tone", files.put_file("/long-440.wav", long_tone), 60),
-                    ("First tone", files.put_file("/first-440.wav", first), 3),
-                    ("Second tone", files.put_file("/second-660.wav", second), 3)]
-        files.feed = hostserver.tone_feed(files, "Tones", episodes)
+    with hostserver.tone_podcast("Tones", [("Long tone", "long-440.wav", 440, 60),
+                                           ("First tone", "first-440.wav", 440, 3),
+                                           ("Second tone", "second-660.wav", 660, 3)]) as files:
         yield files
-    finally:
-        files.close()
-        for path in folder.iterdir():
-            path.unlink()
-        folder.rmdir()
 
 
 @pytest.fixture
