@@ -21,6 +21,8 @@ final class CurlRequest {
         var maxRedirects = 10
         /// libcurl's receive buffer; 512 KiB is its largest.
         var bufferSize = 512 * 1024
+        /// Verify HTTPS against this PEM bundle rather than libcurl's default (the system's).
+        var caFile: String?
     }
 
     /// How a perform ended, in libcurl's terms.
@@ -70,6 +72,10 @@ final class CurlRequest {
         _ = earshot_curl_set_long(handle, CURLOPT_LOW_SPEED_TIME, options.stallTimeout)
         _ = earshot_curl_set_long(handle, CURLOPT_BUFFERSIZE, options.bufferSize)
         _ = earshot_curl_set_string(handle, CURLOPT_USERAGENT, options.userAgent)
+        // Certificates are always verified (libcurl's default, stated): a bad one fails the download.
+        _ = earshot_curl_set_long(handle, CURLOPT_SSL_VERIFYPEER, 1)
+        _ = earshot_curl_set_long(handle, CURLOPT_SSL_VERIFYHOST, 2)
+        if let caFile = options.caFile { _ = earshot_curl_set_string(handle, CURLOPT_CAINFO, caFile) }
         _ = earshot_curl_set_list(handle, CURLOPT_HTTPHEADER, list)
         _ = earshot_curl_set_pointer(handle, CURLOPT_ERRORBUFFER, errorBuffer)
         _ = earshot_curl_set_data_function(handle, CURLOPT_HEADERFUNCTION, curlHeader)
@@ -94,7 +100,9 @@ final class CurlRequest {
             return DownloadFailure("not an http(s) address (or redirected to one that is not): \(detail)", transient: false)
         case CURLE_TOO_MANY_REDIRECTS:
             return DownloadFailure("too many redirects", transient: false)
-        case CURLE_PEER_FAILED_VERIFICATION, CURLE_SSL_CONNECT_ERROR, CURLE_SSL_CERTPROBLEM, CURLE_SSL_CACERT_BADFILE:
+        case CURLE_PEER_FAILED_VERIFICATION:
+            return DownloadFailure("certificate not trusted: \(detail)", transient: false)
+        case CURLE_SSL_CONNECT_ERROR, CURLE_SSL_CERTPROBLEM, CURLE_SSL_CACERT_BADFILE:
             return DownloadFailure("secure connection failed: \(detail)", transient: false)
         case CURLE_COULDNT_RESOLVE_HOST: return .network("host not found (\(detail))")
         case CURLE_COULDNT_CONNECT: return .network("cannot connect (\(detail))")

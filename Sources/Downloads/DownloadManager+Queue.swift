@@ -57,6 +57,7 @@ extension DownloadManager {
         job.userAgent = configuration.userAgent
         job.connectTimeout = configuration.connectTimeout
         job.stallTimeout = configuration.stallTimeout
+        job.caFile = configuration.caFile
         let transfer = Transfer(job) { event in sink.yield((episode: id, token: token, event: event)) }
         active[id] = Running(token: token, transfer: transfer)
         commit(item)

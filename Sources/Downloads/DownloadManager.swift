@@ -27,6 +27,8 @@ public actor DownloadManager {
         /// Seconds without a byte before a transfer counts as stalled (and is retried).
         public var stallTimeout = 60
         public var userAgent = Earshot.userAgent
+        /// The PEM bundle HTTPS is verified against instead of the system's (`--ca-file`).
+        public var caFile: String?
 
         public init(folder: URL) { self.folder = folder }
     }

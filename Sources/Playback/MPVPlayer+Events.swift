@@ -1,5 +1,6 @@
 import CMPV
 import EarshotCore
+import Foundation
 
 extension MPVPlayer {
     /// A declared table of what Earshot observes: the index is the reply id mpv echoes back.
@@ -75,9 +76,22 @@ extension MPVPlayer {
             switch end.reason {
             case MPV_END_FILE_REASON_EOF: return .endFile(.eof)
             case MPV_END_FILE_REASON_STOP: return .endFile(.stopped)
-            case MPV_END_FILE_REASON_ERROR: return .endFile(.error(String(cString: mpv_error_string(end.error))))
+            case MPV_END_FILE_REASON_ERROR:
+                lock.lock(); let tls = tlsFailure; tlsFailure = nil; lock.unlock()
+                if let tls { return .endFile(.error("certificate not trusted (\(tls))")) }
+                return .endFile(.error(String(cString: mpv_error_string(end.error))))
             default: return .endFile(.other)
             }
+        case MPV_EVENT_LOG_MESSAGE:
+            // ffmpeg's TLS layer: "tls: Peer certificate failed verification" (untrusted, expired
+            // or for another host alike); kept for the end-file error that follows.
+            guard let message = event.data?.load(as: mpv_event_log_message.self), let prefix = message.prefix,
+                  let text = message.text, String(cString: prefix) == "ffmpeg" else { return nil }
+            let line = String(cString: text).trimmingCharacters(in: .whitespacesAndNewlines)
+            if line.hasPrefix("tls:") {
+                lock.lock(); tlsFailure = line; lock.unlock()
+            }
+            return nil
         case MPV_EVENT_COMMAND_REPLY:
             guard event.error < 0 else { return nil }
             return .commandFailed(String(cString: mpv_error_string(event.error)))

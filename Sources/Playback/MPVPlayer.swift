@@ -16,6 +16,11 @@ public final class MPVPlayer: @unchecked Sendable {
     private var eventThreadDone = DispatchSemaphore(value: 0)
     let continuation: AsyncStream<MPVEvent>.Continuation
     private let audioOutput: String?
+    /// The CA bundle streams are verified against (nil: the system's).
+    private let caFile: String?
+    /// The last TLS failure ffmpeg logged, for the end of the file it failed (events thread only,
+    /// read and cleared under `lock`).
+    var tlsFailure: String?
     /// The watchdog's probe bookkeeping (MPVPlayer+Health), guarded by `lock`.
     var health = MPVHealth()
 
@@ -23,16 +28,20 @@ public final class MPVPlayer: @unchecked Sendable {
     public let events: AsyncStream<MPVEvent>
 
     /// Creates and initializes mpv for audio only.
-    /// - Parameter audioOutput: mpv's `ao` (e.g. "null", "pulse", "alsa"); nil lets mpv choose.
-    public init(audioOutput: String? = nil) throws {
+    /// - Parameters:
+    ///   - audioOutput: mpv's `ao` (e.g. "null", "pulse", "alsa"); nil lets mpv choose.
+    ///   - caFile: a PEM bundle HTTPS streams are verified against instead of the system's
+    ///     (`--ca-file`: the system's roots with a private CA added).
+    public init(audioOutput: String? = nil, caFile: String? = nil) throws {
         self.audioOutput = audioOutput
-        handle = try Self.makeHandle(audioOutput: audioOutput)
+        self.caFile = caFile
+        handle = try Self.makeHandle(audioOutput: audioOutput, caFile: caFile)
         (events, continuation) = AsyncStream.makeStream(of: MPVEvent.self, bufferingPolicy: .unbounded)
         startEventThread(handle: handle, generation: 0, done: eventThreadDone)
     }
 
     /// A new, initialized mpv with Earshot's options and observed properties.
-    private static func makeHandle(audioOutput: String?, extra: [(String, String)] = []) throws -> OpaquePointer {
+    private static func makeHandle(audioOutput: String?, caFile: String?, extra: [(String, String)] = []) throws -> OpaquePointer {
         earshot_mpv_set_c_numeric()
         // mpv probes every audio output for `audio-device-list`; PipeWire's client library then prints
         // warnings about a missing client.conf on machines without one. Earshot reports audio problems
@@ -60,7 +69,11 @@ public final class MPVPlayer: @unchecked Sendable {
             // mpv opens it while the current one ends, so the switch costs no open.
             ("prefetch-playlist", "yes"),
             ("user-agent", Earshot.userAgent),
+            // HTTPS streams are verified (mpv's default is not to): against the system's roots,
+            // or the bundle `--ca-file` made.
+            ("tls-verify", "yes"),
         ]
+        if let caFile { options.append(("tls-ca-file", caFile)) }
         if let audioOutput, !audioOutput.isEmpty { options.append(("ao", audioOutput)) }
         options += extra
         for (name, value) in options {
@@ -75,6 +88,9 @@ public final class MPVPlayer: @unchecked Sendable {
             mpv_terminate_destroy(h)
             throw MPVError(code: rc, message: String(cString: mpv_error_string(rc)), operation: "initialize")
         }
+        // ffmpeg's errors, for the one failure mpv's end-file code does not name: a certificate
+        // that is not trusted (it says only "loading failed").
+        mpv_request_log_messages(h, "error")
         for (index, entry) in Self.observed.enumerated() {
             mpv_observe_property(h, UInt64(index), entry.name, entry.format)
         }
@@ -94,7 +110,7 @@ public final class MPVPlayer: @unchecked Sendable {
     /// `settings` (e.g. pause, speed, volume) are options of the new instance from its start, so
     /// its first reports already agree with what the engine shows.
     public func restart(settings: [(String, String)] = []) throws {
-        let fresh = try Self.makeHandle(audioOutput: audioOutput, extra: settings)
+        let fresh = try Self.makeHandle(audioOutput: audioOutput, caFile: caFile, extra: settings)
         lock.lock()
         guard !isShutDown else { lock.unlock(); mpv_terminate_destroy(fresh); return }
         let old = handle, oldDone = eventThreadDone

@@ -25,6 +25,8 @@ struct Options {
     var podcastIndexCredentials: PodcastIndexCredentials?
     /// `--no-mpris`: do not appear on the session bus as a media player.
     var mpris = true
+    /// `--ca-file`: a private CA (PEM) trusted beside the system's, for self-hosted feeds.
+    var caFile: String?
     /// The settings file read (nil: none was there).
     var configFile: String?
 
@@ -32,7 +34,8 @@ struct Options {
     Usage:
       earshot serve [--port N] [--data DIR] [--audio-output NAME] [--no-demo] [--refresh-interval H]
                     [--played-margin S] [--web-root DIR] [--lan] [--allow-host NAME]…
-                    [--itunes-url URL] [--podcastindex-url URL] [--no-mpris] [--config FILE]
+                    [--itunes-url URL] [--podcastindex-url URL] [--no-mpris] [--ca-file PEM]
+                    [--config FILE]
       earshot subscribe URL [--data DIR]
       earshot refresh [--data DIR]
       earshot parse FILE|URL [--json] [--timing [--repeat N]]
@@ -70,6 +73,9 @@ struct Options {
                          name, a TLS proxy's); repeatable                          (comma-separated)
     --no-mpris           do not show up as a media player on the session bus (MPRIS: media keys,
                          the desktop's media widget, headset buttons, KDE Connect)
+    --ca-file PEM        also trust this CA's certificates (PEM) for HTTPS      env EARSHOT_CA_FILE
+                         streams and downloads (self-hosted feeds); the system's
+                         stay trusted, and every certificate is verified either way
     --config FILE        settings read first, one "key = value" a line, keys as  env EARSHOT_CONFIG
                          the flags above ("port = 8080", "lan = yes"); the environment
                          and the command line win over it
@@ -97,6 +103,7 @@ struct Options {
             options.port = value
         }
         if let data = environment["EARSHOT_DATA"], !data.isEmpty { options.dataDirectory = URL(fileURLWithPath: data) }
+        if let ca = environment["EARSHOT_CA_FILE"], !ca.isEmpty { options.caFile = ca }
         if let ao = environment["EARSHOT_AUDIO_OUTPUT"], !ao.isEmpty { options.audioOutput = ao }
         if let margin = environment["EARSHOT_PLAYED_MARGIN"], !margin.isEmpty {
             options.playedMargin = try parseMargin(margin, name: "EARSHOT_PLAYED_MARGIN")
@@ -169,6 +176,7 @@ struct Options {
             case "--audio-output": self.audioOutput = try value()
             case "--no-demo": self.demo = false
             case "--no-mpris": self.mpris = false
+            case "--ca-file": self.caFile = try value()
             case "--config": _ = try value() // read before parsing (`configurationFile`)
             case "--lan": self.lan = true
             case "--allow-host": self.allowedHosts.append(try Self.parseHostName(try value()))

@@ -88,12 +88,21 @@ else { fail("cannot find the Public/ and Templates/ folders; pass --web-root DIR
 let publicDirectory = webRoot.appendingPathComponent("Public").standardizedFileURL
 if case .exportOPML = options.command { exit(await OPMLCommand.export(store: store, webRoot: webRoot)) }
 
+// HTTPS is verified everywhere; `--ca-file` adds a private CA to the system's roots.
+var caBundle: String?
+if let caFile = options.caFile {
+    do { caBundle = try TrustBundle.write(privateCA: caFile, into: options.dataDirectory.appendingPathComponent("tls")) } catch {
+        fail("\(error)")
+    }
+}
 let player: MPVPlayer
-do { player = try MPVPlayer(audioOutput: options.audioOutput) } catch {
+do { player = try MPVPlayer(audioOutput: options.audioOutput, caFile: caBundle) } catch {
     fail("cannot start mpv: \(error)")
 }
 // Offline copies live in DATA/downloads; the manager starts (and resumes what was running) below.
-let downloads = DownloadManager(store: store, configuration: .init(folder: options.dataDirectory.appendingPathComponent("downloads")))
+var downloadSettings = DownloadManager.Configuration(folder: options.dataDirectory.appendingPathComponent("downloads"))
+downloadSettings.caFile = caBundle
+let downloads = DownloadManager(store: store, configuration: downloadSettings)
 let localFiles = downloads.localFiles
 // A downloaded episode plays from its file (network or not). Root-relative media ("/demo/…") is
 // ours: mpv reads it straight from Public/.

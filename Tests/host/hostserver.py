@@ -333,9 +333,10 @@ class Client:
 
 class FileServer:
     """Serves `put` bodies on http://127.0.0.1:PORT/… (a thread of its own); honours `Range`.
+    With `tls` (an `ssl.SSLContext` holding the server's certificate) it is https://….
     `close()` stops it."""
 
-    def __init__(self):
+    def __init__(self, tls=None):
         self.routes = {}
         self.hits = {}
         lock = self._lock = threading.Lock()
@@ -346,6 +347,12 @@ class FileServer:
 
             def log_message(self, *args):
                 pass
+
+            def setup(self):
+                if hasattr(self.request, "do_handshake"):  # TLS: here, in this connection's thread
+                    self.request.settimeout(10)
+                    self.request.do_handshake()
+                super().setup()
 
             def do_HEAD(self):
                 self.answer(head=True)
@@ -392,7 +399,10 @@ class FileServer:
                 pass  # a client that hung up mid-answer is no failure
 
         self.httpd = Quiet(("127.0.0.1", 0), Handler)
-        self.base = f"http://127.0.0.1:{self.httpd.server_address[1]}"
+        if tls is not None:  # each handshake happens in the handler's thread, so a refused one stalls nothing
+            self.httpd.socket = tls.wrap_socket(self.httpd.socket, server_side=True, do_handshake_on_connect=False)
+        scheme = "https" if tls is not None else "http"
+        self.base = f"{scheme}://127.0.0.1:{self.httpd.server_address[1]}"
         self.thread = threading.Thread(target=self.httpd.serve_forever, daemon=True)
         self.thread.start()
 

@@ -493,8 +493,13 @@ def test_settings_example_names_every_serve_flag_and_every_key_is_accepted(insta
 
     # Every key uncommented (with values that fit this machine) is read without complaint.
     port = free_port()
+    # ca-file: a real CA certificate (the test's own, made with openssl), since the file must be one.
+    ca = SCRATCH / "example-ca.pem"
+    subprocess.run(["openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", str(SCRATCH / "example-ca.key"),
+                    "-out", str(ca), "-days", "1", "-subj", "/CN=Example CA"], check=True, capture_output=True)
     values = {"port": str(port), "data": str(SCRATCH / "data-example"), "audio-output": "null",
-              "web-root": str(installed["prefix"] / "share" / "earshot"), "no-mpris": "yes", "lan": "no"}
+              "web-root": str(installed["prefix"] / "share" / "earshot"), "no-mpris": "yes", "lan": "no",
+              "ca-file": str(ca)}
     text = re.sub(r"^#([a-z][a-z-]*)(\s*=\s*)(.*)$",
                   lambda m: f"{m.group(1)}{m.group(2)}{values.get(m.group(1), m.group(3))}", example, flags=re.M)
     config = SCRATCH / "example.conf"

@@ -10,7 +10,7 @@ public enum ConfigFile {
     /// Flags that take one value.
     public static let valued: Set<String> = [
         "port", "data", "audio-output", "refresh-interval", "played-margin", "web-root", "allow-host",
-        "itunes-url", "podcastindex-url",
+        "itunes-url", "podcastindex-url", "ca-file",
     ]
 
     /// A line that is not a setting, with its number (from 1) and why.
