@@ -131,7 +131,17 @@ final class FetchTask: NSObject, URLSessionDataDelegate, @unchecked Sendable {
         case .cannotFindHost, .dnsLookupFailed: return "host not found"
         case .notConnectedToInternet, .networkConnectionLost: return "network unavailable"
         case .cancelled: return "cancelled"
-        default: return error.localizedDescription
+        // FoundationNetworking's libcurl verifies against the system's roots: one that fails
+        // (unknown issuer, expired, another host's) comes back as one of these.
+        case .serverCertificateUntrusted, .serverCertificateHasUnknownRoot, .serverCertificateHasBadDate,
+             .serverCertificateNotYetValid:
+            return "certificate not trusted (\(error.localizedDescription))"
+        default:
+            // libcurl's own words reach us under other codes too (an unknown issuer, an expired
+            // certificate, one for another host).
+            let text = error.localizedDescription
+            let certificate = ["SSL certificate problem", "no alternative certificate subject name", "SSL peer certificate"]
+            return certificate.contains(where: text.contains) ? "certificate not trusted (\(text))" : text
         }
     }
 }
