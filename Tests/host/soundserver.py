@@ -396,3 +396,14 @@ def sound():
         yield server
     finally:
         server.stop()
+
+
+@pytest.fixture
+def earshot(sound):  # noqa: F811
+    """The real server playing into the private PulseAudio (no demo podcast)."""
+    import hostserver  # beside this module; imported here so the harness alone needs no server
+    server = hostserver.launch(env=sound.env)
+    try:
+        yield server
+    finally:
+        server.stop()

@@ -25,7 +25,7 @@ from selenium.webdriver.support.ui import WebDriverWait
 
 import audio
 import hostserver
-from soundserver import sound  # noqa: F401  (the private PulseAudio fixture)
+from soundserver import earshot, sound  # noqa: F401  (the private PulseAudio, Earshot playing into it)
 
 RATE = 44100
 TONE_RMS = -15.05
@@ -46,15 +46,6 @@ def tone():
     """A 60 s 440 Hz tone as the only episode of a podcast on a loopback HTTP server."""
     with hostserver.tone_podcast("Tone", [("Tone", "tone-440.wav", 440, 60)]) as files:
         yield files
-
-
-@pytest.fixture
-def earshot(sound):  # noqa: F811
-    server = hostserver.launch(env=sound.env)
-    try:
-        yield server
-    finally:
-        server.stop()
 
 
 @pytest.fixture

@@ -28,7 +28,7 @@ import pytest
 
 import audio
 import hostserver
-from soundserver import sound  # noqa: F401  (the private PulseAudio fixture)
+from soundserver import earshot, sound  # noqa: F401  (the private PulseAudio, Earshot playing into it)
 
 RATE = 44100
 TONE_RMS = -15.05  # a −12 dBFS-peak sine
@@ -47,16 +47,6 @@ def tones():
                                            ("First tone", "first-440.wav", 440, 3),
                                            ("Second tone", "second-660.wav", 660, 3)]) as files:
         yield files
-
-
-@pytest.fixture
-def earshot(sound):  # noqa: F811
-    """The real server playing into the private PulseAudio (no demo podcast)."""
-    server = hostserver.launch(env=sound.env)
-    try:
-        yield server
-    finally:
-        server.stop()
 
 
 def tone_episodes(server, tones):

@@ -7,7 +7,7 @@ its enclosures over HTTPS.
 - without it, and with it on an expired or wrong-host certificate, both fail with "certificate
   not trusted", and nothing is stored: no downloaded file, no position."""
 
-import os
+import contextlib
 import ssl
 import subprocess
 import time
@@ -67,91 +67,69 @@ def tone(tmp_path_factory):
     return audio.write_tone(tmp_path_factory.mktemp("tone") / "tone.wav", 440, 20)
 
 
+# (server certificate, --ca-file given, trusted): only the CA's certificate for this host, in date.
+CASES = [("good", True, True), ("good", False, False), ("wrong-host", True, False), ("expired", True, False)]
+
+
 def https_server(certificate):
     context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
     context.load_cert_chain(*map(str, certificate))
     return hostserver.FileServer(tls=context)
 
 
-def library_with(files, tone):
-    """A plain-HTTP feed whose one episode is the tone on the HTTPS server `files`."""
-    feeds = hostserver.FileServer()
-    audio_url = files.put_file("/tone.wav", tone)
-    return feeds, hostserver.tone_feed(feeds, "Secure Tones", [("Secure tone", audio_url, 20)]), audio_url
+@contextlib.contextmanager
+def secure_episode(pki, tone, certificate, with_ca):
+    """Earshot (`--ca-file` the test's CA when `with_ca`) with one episode: the tone on an HTTPS
+    server holding `certificate`, from a feed on plain HTTP. Yields (server, episode id, socket)."""
+    ca, certificates = pki
+    with https_server(certificates[certificate]) as files, hostserver.FileServer() as feeds:
+        feed = hostserver.tone_feed(feeds, "Secure Tones", [("Secure tone", files.put_file("/tone.wav", tone), 20)])
+        args = ["--ca-file", str(ca)] if with_ca else []
+        with hostserver.launch(args=args, audio_output="null") as server:
+            podcast = server.subscribe(feed)
+            client = server.socket()
+            try:
+                yield server, server.episodes(podcast["id"])[0]["id"], client
+            finally:
+                client.close()
 
 
-def serve(ca=None):
-    args = ["--ca-file", str(ca)] if ca else []
-    return hostserver.launch(args=args, audio_output="null")
-
-
-def episode_id(server, feed):
-    podcast = server.subscribe(feed)
-    return server.episodes(podcast["id"])[0]["id"]
-
-
-@pytest.mark.parametrize("certificate, with_ca, trusted", [
-    ("good", True, True),
-    ("good", False, False),
-    ("wrong-host", True, False),
-    ("expired", True, False),
-])
+@pytest.mark.parametrize("certificate, with_ca, trusted", CASES)
 def test_streamed_playback_verifies_the_certificate(pki, tone, certificate, with_ca, trusted):
-    ca, certificates = pki
-    with https_server(certificates[certificate]) as files:
-        feeds, feed, _ = library_with(files, tone)
-        with feeds, serve(ca if with_ca else None) as server:
-            episode = episode_id(server, feed)
-            client = server.socket()
-            try:
-                client.command("play", episode=episode)
-                if trusted:
-                    client.wait_for(lambda m: m.get("position", 0) > 1.0 and not m["paused"],
-                                    timeout=15, what="the HTTPS stream playing")
-                    state = server.state()
-                    assert state["error"] is None and state["episode"]["id"] == episode, state
-                else:
-                    _, state = client.wait_state(lambda s: s.get("error"), timeout=15, what="the stream's error")
-                    assert "certificate not trusted" in state["error"], state["error"]
-                    assert server.state()["failures"].get(str(episode)), "the episode is marked as failed"
-                    stored = server.get_json(f"/api/episodes/{episode}")
-                    stored = stored.get("episode", stored)
-                    assert stored["position"] == 0, f"nothing half-stored: position {stored['position']}"
-            finally:
-                client.close()
+    with secure_episode(pki, tone, certificate, with_ca) as (server, episode, client):
+        client.command("play", episode=episode)
+        if trusted:
+            client.wait_for(lambda m: m.get("position", 0) > 1.0 and not m["paused"],
+                            timeout=15, what="the HTTPS stream playing")
+            state = server.state()
+            assert state["error"] is None and state["episode"]["id"] == episode, state
+        else:
+            _, state = client.wait_state(lambda s: s.get("error"), timeout=15, what="the stream's error")
+            assert "certificate not trusted" in state["error"], state["error"]
+            assert server.state()["failures"].get(str(episode)), "the episode is marked as failed"
+            stored = server.get_json(f"/api/episodes/{episode}")
+            stored = stored.get("episode", stored)
+            assert stored["position"] == 0, f"nothing half-stored: position {stored['position']}"
 
 
-@pytest.mark.parametrize("certificate, with_ca, trusted", [
-    ("good", True, True),
-    ("good", False, False),
-    ("wrong-host", True, False),
-    ("expired", True, False),
-])
+@pytest.mark.parametrize("certificate, with_ca, trusted", CASES)
 def test_downloads_verify_the_certificate(pki, tone, certificate, with_ca, trusted):
-    ca, certificates = pki
-    with https_server(certificates[certificate]) as files:
-        feeds, feed, _ = library_with(files, tone)
-        with feeds, serve(ca if with_ca else None) as server:
-            episode = episode_id(server, feed)
-            client = server.socket()
-            try:
-                client.command("download", episode=episode)
-                _, message = client.wait_for(
-                    lambda m: any(i["episode"] == episode and i["state"] in ("done", "failed") for i in m["items"]),
-                    timeout=20, types=("downloads",), what="the download's end")
-                item = next(i for i in message["items"] if i["episode"] == episode)
-                folder = Path(server.data) / "downloads"
-                files_on_disk = [p for p in folder.rglob("*") if p.is_file()] if folder.exists() else []
-                if trusted:
-                    assert item["state"] == "done", item
-                    done = [p for p in files_on_disk if not p.name.endswith(".part")]
-                    assert len(done) == 1 and done[0].stat().st_size == tone.stat().st_size, files_on_disk
-                else:
-                    assert item["state"] == "failed" and "certificate not trusted" in (item["error"] or ""), item
-                    assert not [p for p in files_on_disk if not p.name.endswith(".part")], \
-                        f"nothing stored as downloaded: {files_on_disk}"
-            finally:
-                client.close()
+    with secure_episode(pki, tone, certificate, with_ca) as (server, episode, client):
+        client.command("download", episode=episode)
+        _, message = client.wait_for(
+            lambda m: any(i["episode"] == episode and i["state"] in ("done", "failed") for i in m["items"]),
+            timeout=20, types=("downloads",), what="the download's end")
+        item = next(i for i in message["items"] if i["episode"] == episode)
+        folder = Path(server.data) / "downloads"
+        files_on_disk = [p for p in folder.rglob("*") if p.is_file()] if folder.exists() else []
+        if trusted:
+            assert item["state"] == "done", item
+            done = [p for p in files_on_disk if not p.name.endswith(".part")]
+            assert len(done) == 1 and done[0].stat().st_size == tone.stat().st_size, files_on_disk
+        else:
+            assert item["state"] == "failed" and "certificate not trusted" in (item["error"] or ""), item
+            assert not [p for p in files_on_disk if not p.name.endswith(".part")], \
+                f"nothing stored as downloaded: {files_on_disk}"
 
 
 def test_a_ca_file_that_is_not_a_certificate_stops_earshot_with_a_message(tmp_path):
@@ -169,7 +147,7 @@ def test_feeds_over_https_are_verified_against_the_system_roots(pki, tone):
     ca, certificates = pki
     with https_server(certificates["good"]) as files:
         feed = hostserver.tone_feed(files, "Secure Feed", [("Secure tone", files.put_file("/tone.wav", tone), 20)])
-        with serve(ca) as server:
+        with hostserver.launch(args=["--ca-file", str(ca)], audio_output="null") as server:
             status, body = server.post_json("/api/subscriptions", {"url": feed})
             assert status >= 400 and "certificate not trusted" in str(body), (status, body)
             assert server.get_json("/api/podcasts")["podcasts"] == [], "nothing half-stored"
