@@ -20,7 +20,12 @@ extension PlaybackEngine {
 
     /// At start: an episode marked playing means the last run did not stop cleanly; play it on.
     func resumeSession() async {
-        guard let text = try? await store.setting(Self.sessionKey), let id = Int64(text) else { return }
+        let text: String?
+        do { text = try await store.setting(Self.sessionKey) } catch {
+            Log.warning("playback", "could not read whether the last run stopped while playing: \(error)")
+            return
+        }
+        guard let text, let id = Int64(text) else { return }
         sessionMarker = id
         Log.info("playback", "the last run stopped while episode \(id) played: playing it on from its saved position")
         do { try await handle(.play(episode: id)) } catch {

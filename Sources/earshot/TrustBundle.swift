@@ -1,4 +1,5 @@
 import Foundation
+import EarshotCore
 
 /// `--ca-file`: mpv (ffmpeg's TLS) and libcurl each take one CA file that *replaces* the system's
 /// roots, so the private CA is written after the system's bundle into one file under the data
@@ -18,7 +19,12 @@ enum TrustBundle {
         guard ca.contains("-----BEGIN CERTIFICATE-----") else {
             throw Failure(description: "--ca-file: \(path) holds no PEM certificate (-----BEGIN CERTIFICATE-----)")
         }
-        let system = (try? String(contentsOfFile: systemBundle, encoding: .utf8)) ?? ""
+        let system: String
+        do { system = try String(contentsOfFile: systemBundle, encoding: .utf8) } catch {
+            // Then only the private CA is trusted for streams and downloads: say so.
+            Log.warning("tls", "cannot read the system's roots at \(systemBundle) (\(error.localizedDescription)): only \(path) is trusted")
+            system = ""
+        }
         let bundle = folder.appendingPathComponent("ca-bundle.pem")
         do {
             try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
