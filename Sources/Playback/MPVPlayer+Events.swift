@@ -56,6 +56,26 @@ extension MPVPlayer {
         return result
     }
 
+    /// A TLS line arrived since the last end (and is waiting for one).
+    func tlsFailurePending() -> Bool {
+        lock.lock(); defer { lock.unlock() }
+        return tlsFailure != nil
+    }
+
+    /// `end` (an end in error) with ffmpeg's TLS line, when one came after it.
+    func withTLSFailure(_ end: MPVEvent) -> MPVEvent {
+        lock.lock(); let tls = tlsFailure; tlsFailure = nil; lock.unlock()
+        guard let tls else { return end }
+        return .endFile(.error(Self.notTrusted(tls)))
+    }
+
+    static func notTrusted(_ line: String) -> String { "certificate not trusted (\(line))" }
+
+    static func namesTLS(_ event: MPVEvent) -> Bool {
+        if case .endFile(.error(let message)) = event { return message.hasPrefix("certificate not trusted") }
+        return false
+    }
+
     /// Decodes one event while its memory is still valid.
     func decode(_ event: mpv_event) -> MPVEvent? {
         switch event.event_id {
@@ -78,7 +98,7 @@ extension MPVPlayer {
             case MPV_END_FILE_REASON_STOP: return .endFile(.stopped)
             case MPV_END_FILE_REASON_ERROR:
                 lock.lock(); let tls = tlsFailure; tlsFailure = nil; lock.unlock()
-                if let tls { return .endFile(.error("certificate not trusted (\(tls))")) }
+                if let tls { return .endFile(.error(Self.notTrusted(tls))) }
                 return .endFile(.error(String(cString: mpv_error_string(end.error))))
             default: return .endFile(.other)
             }

@@ -218,17 +218,30 @@ public final class MPVPlayer: @unchecked Sendable {
 
     private func runEventLoop(handle: OpaquePointer, generation: Int, done: DispatchSemaphore) {
         defer { done.signal() }
+        func deliver(_ decoded: MPVEvent) {
+            // A restart may have happened during the wait: the old mpv's last words are dropped.
+            lock.lock(); let current = generation == self.generation && !isShutDown; lock.unlock()
+            if current { continuation.yield(decoded) }
+        }
+        // An end in error is held up to 0.1 s: mpv may hand over ffmpeg's log line that says why
+        // (a certificate not trusted) after the end itself. Any other event delivers it first.
+        var held: MPVEvent?
         while true {
             lock.lock(); let stopping = isShutDown || generation != self.generation; lock.unlock()
             if stopping { return }
-            guard let event = mpv_wait_event(handle, 1)?.pointee else { continue }
-            if event.event_id == MPV_EVENT_NONE { continue }
+            guard let event = mpv_wait_event(handle, held == nil ? 1 : 0.1)?.pointee else { continue }
             if isProbeReply(event) { continue }
-            if let decoded = decode(event) {
-                // A restart may have happened during the wait: the old mpv's last words are dropped.
-                lock.lock(); let current = generation == self.generation && !isShutDown; lock.unlock()
-                if current { continuation.yield(decoded) }
+            let decoded = decode(event)
+            if let end = held, event.event_id != MPV_EVENT_LOG_MESSAGE || tlsFailurePending() {
+                deliver(withTLSFailure(end))
+                held = nil
             }
+            if event.event_id == MPV_EVENT_NONE { continue }
+            if case .endFile(.error) = decoded, !(decoded.map(Self.namesTLS) ?? false) {
+                held = decoded
+                continue
+            }
+            if let decoded { deliver(decoded) }
             if event.event_id == MPV_EVENT_SHUTDOWN { return }
         }
     }
