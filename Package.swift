@@ -2,7 +2,7 @@
 import PackageDescription
 
 /// Earshot: a podcast player for a machine with speakers, driven from any browser.
-/// Layers point down only: earshot → MPRIS → Web → Playback, Downloads, Artwork, Library, FeedFetching → Feeds, Mustache → EarshotCore
+/// Layers point down only: earshot → MPRIS → Web → Playback, Downloads, Artwork, Library, FeedFetching → Feeds, Mustache, HTTPClient → EarshotCore
 /// (and Playback → FeedFetching; earshot-parse → Feeds). ARCHITECTURE.md draws the same.
 let package = Package(
     name: "Earshot",
@@ -19,7 +19,7 @@ let package = Package(
         .systemLibrary(name: "CWebSockets", pkgConfig: "libwebsockets", providers: [.apt(["libwebsockets-dev"])]),
         .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
         .systemLibrary(name: "CLibXML2", pkgConfig: "libxml-2.0", providers: [.apt(["libxml2-dev"])]),
-        // Downloads use libcurl directly (Sources/Downloads/CurlRequest.swift says why not URLSession).
+        // Every HTTP fetch goes through libcurl directly (Sources/HTTPClient/CurlRequest.swift says why not URLSession).
         .systemLibrary(name: "CCurl", pkgConfig: "libcurl", providers: [.apt(["libcurl4-openssl-dev"])]),
         // Artwork resizing: gdk-pixbuf is the smallest well-kept decoder/scaler in Debian (libvips-dev
         // and MagickWand pull in dozens of libraries); linked by name (its shim.h says why, as CMPV);
@@ -34,20 +34,23 @@ let package = Package(
         .target(name: "EarshotCore"),
         .target(name: "Mustache"),
         .target(name: "Feeds", dependencies: ["EarshotCore", "CLibXML2"]),
-        // HTTP fetching apart from the parser: URLSession's FoundationNetworking (libcurl and its TLS
-        // stack) is then loaded only by what fetches, not by everything that parses.
-        .target(name: "FeedFetching", dependencies: ["Feeds", "EarshotCore"]),
+        // libcurl's one owner: GET requests with verified TLS (one process-wide CA setting), used by
+        // feed fetching and downloads alike.
+        .target(name: "HTTPClient", dependencies: ["EarshotCore", "CCurl"]),
+        // HTTP fetching apart from the parser: libcurl and its TLS stack are then loaded only by what
+        // fetches, not by everything that parses.
+        .target(name: "FeedFetching", dependencies: ["Feeds", "EarshotCore", "HTTPClient"]),
         .target(name: "Library", dependencies: ["EarshotCore", "CSQLite"]),
         // FeedFetching: the engine fetches Podcasting 2.0 chapters files itself (PlaybackEngine+Chapters).
         .target(name: "Playback", dependencies: ["EarshotCore", "Library", "FeedFetching", "CMPV"]),
         // Artwork: fetched once, resized with gdk-pixbuf, kept on disk and served by Web.
         .target(name: "Artwork", dependencies: ["EarshotCore", "FeedFetching", "CGdkPixbuf"]),
         .target(name: "Web", dependencies: ["EarshotCore", "Library", "Feeds", "FeedFetching", "Playback", "Downloads", "Mustache", "CWebSockets", "Artwork", "CQRencode"]),
-        .target(name: "Downloads", dependencies: ["EarshotCore", "Library", "CCurl"]),
+        .target(name: "Downloads", dependencies: ["EarshotCore", "Library", "HTTPClient"]),
         // Earshot as the desktop's media player on the session bus (MPRIS): above Web, whose
         // command path it drives.
         .target(name: "MPRIS", dependencies: ["EarshotCore", "Playback", "Web", "CGio"]),
-        .executableTarget(name: "earshot", dependencies: ["Web", "Playback", "Downloads", "Library", "Feeds", "FeedFetching", "EarshotCore", "MPRIS"]),
+        .executableTarget(name: "earshot", dependencies: ["Web", "Playback", "Downloads", "Library", "Feeds", "FeedFetching", "HTTPClient", "EarshotCore", "MPRIS"]),
         // The feed parser alone, for `make bench` (Sources/earshot-parse/main.swift says why).
         .executableTarget(name: "earshot-parse", dependencies: ["Feeds"]),
         // Library search speed for `make bench` (Sources/earshot-bench/main.swift says what it measures).

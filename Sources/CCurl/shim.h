@@ -38,4 +38,7 @@ static inline CURLcode earshot_curl_set_progress_function(CURL *handle,
 static inline CURLcode earshot_curl_get_long(CURL *handle, CURLINFO info, long *value) {
     return curl_easy_getinfo(handle, info, value);
 }
+static inline CURLcode earshot_curl_get_string(CURL *handle, CURLINFO info, char **value) {
+    return curl_easy_getinfo(handle, info, value);
+}
 #endif

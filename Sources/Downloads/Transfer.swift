@@ -1,4 +1,5 @@
 import EarshotCore
+import HTTPClient
 import Foundation
 
 /// One download attempt, on a thread of its own (libcurl blocks it): the body is written into the
@@ -163,7 +164,7 @@ final class Transfer: @unchecked Sendable {
             if failure == .notAudio { PartFile.remove(job.partPath); return .done(.failed(failure, bytes: 0)) }
             return .done(.failed(failure, bytes: PartFile.size(fd)))
         }
-        if case .failed(let network) = ending { return .done(.failed(network, bytes: PartFile.size(fd))) }
+        if case .failed(let network) = ending { return .done(.failed(DownloadFailure(network), bytes: PartFile.size(fd))) }
         // An answer without a body never reached `onBody`: decide on its headers now.
         if plan == nil, let response = request.response { _ = accept(response) }
         switch plan {

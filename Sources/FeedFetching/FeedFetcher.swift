@@ -1,12 +1,11 @@
 import EarshotCore
 import Feeds
 import Foundation
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
+import HTTPClient
 
-/// Fetches feeds over HTTP(S) with `URLSession`: a size cap, a timeout, conditional GET, and redirects
-/// followed (only to http/https) with note taken of whether they were all permanent.
+/// Fetches feeds (and artwork, chapters, transcripts, directory answers) over HTTP(S) with libcurl: a
+/// size cap, a timeout, conditional GET, compressed bodies, verified TLS (`--ca-file` included), and
+/// redirects followed (only to http/https) with note taken of whether they were all permanent.
 public struct FeedFetcher: Sendable {
     /// What a fetch brought back.
     public struct Response: Sendable, Equatable {
@@ -23,7 +22,7 @@ public struct FeedFetcher: Sendable {
         public var permanentURL: URL?
     }
 
-    /// Seconds without progress before the request fails.
+    /// Seconds to connect, and seconds without progress, before the request fails.
     public var timeout: TimeInterval
     /// Bodies larger than this many bytes are refused (and not downloaded further).
     public var maximumBytes: Int
@@ -42,16 +41,25 @@ public struct FeedFetcher: Sendable {
     public func fetch(_ url: URL, etag: String? = nil, lastModified: String? = nil,
                       headers: [String: String] = [:]) async throws -> Response {
         guard Self.isFetchable(url) else { throw FeedError.invalidURL(url.absoluteString) }
-        var request = URLRequest(url: url, cachePolicy: .reloadIgnoringLocalCacheData, timeoutInterval: timeout)
-        // Set again: FoundationNetworking on Linux ignores the initializer's timeout (the request would never time out).
-        request.timeoutInterval = timeout
-        request.setValue(userAgent, forHTTPHeaderField: "User-Agent")
-        request.setValue("application/rss+xml, application/atom+xml, application/xml;q=0.9, text/xml;q=0.9, */*;q=0.8",
-                         forHTTPHeaderField: "Accept")
-        if let etag { request.setValue(etag, forHTTPHeaderField: "If-None-Match") }
-        if let lastModified { request.setValue(lastModified, forHTTPHeaderField: "If-Modified-Since") }
-        for (name, value) in headers { request.setValue(value, forHTTPHeaderField: name) }
-        return try await FetchTask(request: request, maximumBytes: maximumBytes).run()
+        var fields = ["Accept": "application/rss+xml, application/atom+xml, application/xml;q=0.9, text/xml;q=0.9, */*;q=0.8"]
+        if let etag { fields["If-None-Match"] = etag }
+        if let lastModified { fields["If-Modified-Since"] = lastModified }
+        for (name, value) in headers {
+            // Header names are case-insensitive: a caller's `accept` replaces ours.
+            fields = fields.filter { $0.key.lowercased() != name.lowercased() }
+            fields[name] = value
+        }
+        var options = CurlRequest.Options(url: url.absoluteString)
+        options.headers = fields.sorted { $0.key < $1.key }
+            .filter { !$0.value.contains("\r") && !$0.value.contains("\n") }
+            .map { "\($0.key): \($0.value)" }
+        options.userAgent = userAgent
+        let seconds = max(1, Int(timeout.rounded(.up)))
+        options.connectTimeout = seconds
+        options.stallTimeout = seconds
+        options.idleTimeout = timeout
+        options.compressed = true
+        return try await FetchTask(url: url, options: options, maximumBytes: maximumBytes).run()
     }
 
     /// Fetches and parses `url` in one go: what subscribing needs.

@@ -1,6 +1,7 @@
 import Downloads
 import EarshotCore
 import Foundation
+import HTTPClient
 import Library
 import MPRIS
 import Playback
@@ -95,6 +96,8 @@ if let caFile = options.caFile {
         fail("\(error)")
     }
 }
+// Feeds, artwork, chapters, transcripts and the directory (FeedFetcher), and downloads.
+HTTPTrust.caFile = caBundle
 let player: MPVPlayer
 do { player = try MPVPlayer(audioOutput: options.audioOutput, caFile: caBundle) } catch {
     fail("cannot start mpv: \(error)")

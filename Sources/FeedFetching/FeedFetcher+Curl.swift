@@ -1,0 +1,97 @@
+import EarshotCore
+import Feeds
+import Foundation
+import HTTPClient
+
+/// One fetch through libcurl (`CurlRequest`, on a thread of its own): the body streams in and is cut
+/// off as soon as it passes the limit; an error status stops it at its headers.
+///
+/// Certificates are verified against `HTTPTrust.caFile` (`--ca-file`: the system's roots and the
+/// private CA) or the system's roots.
+final class FetchTask: @unchecked Sendable {
+    private let url: URL
+    private let options: CurlRequest.Options
+    private let maximumBytes: Int
+    // Written only on the request's thread while it runs; read after `run()` returns.
+    private var body = Data()
+    private var failure: FeedError?
+
+    init(url: URL, options: CurlRequest.Options, maximumBytes: Int) {
+        self.url = url
+        self.options = options
+        self.maximumBytes = maximumBytes
+    }
+
+    func run() async throws -> FeedFetcher.Response {
+        let request = CurlRequest(options)
+        request.onBody = { [self] bytes, response in accept(bytes, response, at: request.effectiveURL) }
+        let ending = await request.run()
+        try Task.checkCancellation()
+        if let failure { throw failure }
+        let finalURL = request.effectiveURL.flatMap(URL.init(string:)) ?? url
+        switch ending {
+        case .aborted:
+            throw FeedError.network(url: url.absoluteString, reason: "cancelled")
+        case .failed(let curl):
+            if curl.kind == .notHTTP { throw FeedError.invalidURL(request.effectiveURL ?? url.absoluteString) }
+            throw FeedError.network(url: url.absoluteString, reason: Self.describe(curl))
+        case .completed:
+            break
+        }
+        guard let response = request.response else {
+            throw FeedError.network(url: url.absoluteString, reason: "no response")
+        }
+        let status = response.status
+        if status >= 400 || (300...399).contains(status) && status != 304 {
+            throw FeedError.httpStatus(status, url: finalURL.absoluteString)
+        }
+        if let length = response.contentLength, length > maximumBytes {
+            throw FeedError.tooLarge(url: finalURL.absoluteString, limit: maximumBytes)
+        }
+        let hops = request.statuses.dropLast()
+        let permanent = !hops.isEmpty && hops.allSatisfy { $0 == 301 || $0 == 308 }
+        let notModified = status == 304
+        return FeedFetcher.Response(
+            data: notModified ? Data() : body,
+            finalURL: finalURL,
+            etag: response.etag,
+            lastModified: response.lastModified,
+            notModified: notModified,
+            permanentURL: permanent ? finalURL : nil)
+    }
+
+    /// Each piece of the final response's body; false stops the transfer.
+    private func accept(_ bytes: UnsafeRawBufferPointer, _ response: DownloadResponse, at effectiveURL: String?) -> Bool {
+        let location = effectiveURL ?? url.absoluteString
+        if response.status >= 400 {
+            failure = .httpStatus(response.status, url: location)
+            return false
+        }
+        if let length = response.contentLength, length > maximumBytes {
+            failure = .tooLarge(url: location, limit: maximumBytes)
+            return false
+        }
+        body.append(contentsOf: bytes)
+        if body.count > maximumBytes {
+            failure = .tooLarge(url: location, limit: maximumBytes)
+            body = Data()
+            return false
+        }
+        return true
+    }
+
+    /// libcurl's failure in the words a listener reads after "Could not reach URL: ".
+    static func describe(_ failure: CurlFailure) -> String {
+        switch failure.kind {
+        case .timedOut: "timed out"
+        case .cannotConnect: "connection refused"
+        case .hostNotFound: "host not found"
+        case .certificateNotTrusted: "certificate not trusted (\(failure.detail))"
+        case .secureConnectionFailed: "secure connection failed (\(failure.detail))"
+        case .tooManyRedirects: "too many redirects"
+        case .closedEarly: "the connection closed before the end"
+        case .badEncoding: "the compressed answer does not decode (\(failure.detail))"
+        case .notHTTP, .other: failure.detail
+        }
+    }
+}
