@@ -81,6 +81,7 @@ extension PlaybackEngine {
         }
         current = episode
         savedPosition = nil
+        restartPoint = RestartPoint(resumedAt: start)
         loading = .opening(pendingSeek: nil)
         state.episode = NowPlaying(episode)
         state.position = start
@@ -118,9 +119,7 @@ extension PlaybackEngine {
         publishState()
     }
 
-    func seekToStart() async { await seek(to: 0) }
-
-    private func seek(to seconds: Double) async {
+    func seek(to seconds: Double) async {
         let target = state.duration > 0 ? min(seconds, state.duration) : seconds
         if !loaded, let episode = current,
            !ResumePoint.isFinished(position: target, duration: state.duration, margin: playedMargin) {

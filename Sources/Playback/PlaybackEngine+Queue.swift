@@ -48,7 +48,10 @@ extension PlaybackEngine {
             try await play(episodeID: id)
         case .previous:
             switch queue.previous(position: state.position) {
-            case .restart: await seekToStart()
+            case .restart:
+                let now = Double(DispatchTime.now().uptimeNanoseconds) / 1e9
+                let target = restartPoint.press(position: state.position, chapterStarts: state.chapters.map(\.start), now: now)
+                await seek(to: target)
             case .play(let id): try await play(episodeID: id)
             case .nothing: throw CommandError("nothing is playing")
             }

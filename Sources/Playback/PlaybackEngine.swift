@@ -32,6 +32,8 @@ public actor PlaybackEngine {
     var chapterTask: Task<Void, Never>?
     /// The position last stored for the loaded episode (nil: none yet since it was loaded).
     var savedPosition: Double?
+    /// Where `previous` goes back to within the loaded episode (its resume point, a double press).
+    var restartPoint = RestartPoint()
     /// The episode the library says is playing (`PlaybackEngine+Session`), as last written.
     var sessionMarker: Int64?
     /// Speed, volume fade and sleep timer bookkeeping (PlaybackEngine+Speed, +Sleep).

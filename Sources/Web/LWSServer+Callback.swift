@@ -123,6 +123,7 @@ extension LWSServer {
                               ("if-none-match", WSI_TOKEN_HTTP_IF_NONE_MATCH),
                               ("content-type", WSI_TOKEN_HTTP_CONTENT_TYPE),
                               ("content-length", WSI_TOKEN_HTTP_CONTENT_LENGTH),
+                              ("transfer-encoding", WSI_TOKEN_HTTP_TRANSFER_ENCODING),
                               ("user-agent", WSI_TOKEN_HTTP_USER_AGENT), ("cookie", WSI_TOKEN_HTTP_COOKIE)] {
             if let value = header(wsi, token) { conn.headers[name] = value }
         }
@@ -142,6 +143,11 @@ extension LWSServer {
         }
         let declared = Int(conn.headers["content-length"] ?? "") ?? 0
         if declared > Self.maxBody { return refuse(wsi, conn, 413, "request body too large", close: true) }
+        // libwebsockets 4.1 reads a request body by its Content-Length only: chunks would be lost (the
+        // request carried out with an empty body) or hang. Refused in words instead.
+        if conn.headers["transfer-encoding"] != nil {
+            return refuse(wsi, conn, 411, "send the request body with a Content-Length (chunked bodies are not accepted)", close: true)
+        }
         if changesState && declared > 0 { return 0 } // the body follows: LWS_CALLBACK_HTTP_BODY
         dispatch(conn)
         return 0

@@ -28,9 +28,9 @@ enum ParseCommand {
             // values as written), so the mapping parses with those kept.
             do {
                 let document = try PodcastparserJSON.document(parsing: try source.data(), url: source.url)
-                let encoder = JSONEncoder()
-                encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-                print(String(decoding: try encoder.encode(document), as: UTF8.self))
+                var text = document.jsonBytes(pretty: true, sortedKeys: true)
+                text.append(UInt8(ascii: "\n"))
+                FileHandle.standardOutput.write(Data(text))
                 return 0
             } catch {
                 printError("\(settings.target) is not a feed Earshot can read: \(error)")

@@ -106,6 +106,32 @@ struct QueueEngineTests {
         await s.engine.shutdown()
     }
 
+    @Test("previous after resuming deep in an episode goes back to the resume point; twice within 3 s to the start")
+    func previousAfterResuming() async throws {
+        let s = try await Setup.make(seconds: 40)
+        defer { s.directory.remove() }
+        try await s.store.savePosition(episodeID: s.ids[1], position: 25)
+        try await s.engine.handle(.play(episode: s.ids[1]))
+        #expect(await s.wait { $0.position >= 25 && !$0.buffering }, "resumed at 25 s")
+        try await s.engine.handle(.queueAdd(episode: s.ids[0], at: .end))
+        try await s.engine.handle(.queueMove(from: 1, to: 0))
+        #expect(await s.engine.state.queue == [s.ids[0], s.ids[1]])
+        try await s.engine.handle(.seek(to: 31))
+        try await s.engine.handle(.previous)
+        #expect(await s.engine.state.episode?.id == s.ids[1])
+        #expect(await s.engine.state.position == 25, "the first press goes back to where this listening began")
+        try await s.engine.handle(.previous)
+        #expect(await s.engine.state.position == 0, "a second press within 3 s goes to the start")
+        try await s.engine.handle(.previous)
+        #expect(await s.engine.state.episode?.id == s.ids[0], "at the start, previous is the episode before")
+        // Started from the top (position 0 for this one): previous past 3 s restarts at 0 at once.
+        try await s.engine.handle(.seek(to: 10))
+        try await s.engine.handle(.previous)
+        #expect(await s.engine.state.episode?.id == s.ids[0])
+        #expect(await s.engine.state.position == 0)
+        await s.engine.shutdown()
+    }
+
     @Test("the queue, shuffle and repeat survive a restart")
     func persistence() async throws {
         let directory = TemporaryDirectory()

@@ -39,6 +39,24 @@ struct RequestChecksTests {
         }
     }
 
+    @Test("a chunked request body is refused with 411 in words and never carried out (lws reads bodies by Content-Length only)")
+    func chunkedBody() async throws {
+        let fixture = try FixtureHTTPServer()
+        defer { fixture.stop() }
+        try await ServerHarness.with { h in
+            let socket = try LoopbackSocket(port: h.port, timeout: 5)
+            let json = #"{"url":"\#(fixture.url("/feed.xml").absoluteString)"}"#
+            let head = ["POST /api/subscriptions HTTP/1.1", "Host: 127.0.0.1:\(h.port)", "Content-Type: application/json",
+                        "Transfer-Encoding: chunked"].joined(separator: "\r\n") + "\r\n\r\n"
+            try socket.write(head + String(json.utf8.count, radix: 16) + "\r\n" + json + "\r\n0\r\n\r\n")
+            let answer = try RawHTTP.readResponse(socket)
+            #expect(answer.status == 411)
+            #expect(answer.text.contains("Content-Length"), "\(answer.text)")
+            #expect(fixture.requests.isEmpty, "the refused request was carried out")
+            #expect(await socket.waitForClose())
+        }
+    }
+
     @Test("Origin must match the Host the request names, on posts and the socket")
     func originMatchesHost() async throws {
         try await ServerHarness.with { h in

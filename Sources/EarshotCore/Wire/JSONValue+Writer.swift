@@ -1,0 +1,125 @@
+import FoundationEssentials
+
+extension JSONValue {
+    /// The value as JSON text in UTF-8, written in one pass straight into a byte buffer: linear in
+    /// the output (JSONEncoder, pretty and with sorted keys, took 11.8 s over a 60,000-episode
+    /// feed's document; this takes a small fraction of its parse).
+    ///
+    /// - `pretty`: two-space indents and `"key" : value`, as JSONEncoder's `.prettyPrinted`.
+    /// - `sortedKeys`: object keys in byte order of their UTF-8 (JSONEncoder's `.sortedKeys` order
+    ///   for the ASCII keys Earshot writes).
+    /// Slashes are not escaped; numbers that are whole (and below 9e15) are written without a
+    /// fraction, as `encode(to:)` does; a number that is not finite is `null`.
+    public func jsonBytes(pretty: Bool = false, sortedKeys: Bool = false) -> [UInt8] {
+        var writer = JSONTextWriter(pretty: pretty, sortedKeys: sortedKeys)
+        writer.reserve(4096)
+        writer.write(self, depth: 0)
+        return writer.bytes
+    }
+}
+
+/// The writer behind `JSONValue.jsonBytes`; also writes single strings for callers that build
+/// JSON themselves.
+public struct JSONTextWriter {
+    public private(set) var bytes: [UInt8] = []
+    let pretty: Bool
+    let sortedKeys: Bool
+
+    public init(pretty: Bool = false, sortedKeys: Bool = false) {
+        self.pretty = pretty
+        self.sortedKeys = sortedKeys
+    }
+
+    mutating func reserve(_ count: Int) { bytes.reserveCapacity(count) }
+
+    mutating func write(_ value: JSONValue, depth: Int) {
+        switch value {
+        case .null: append("null")
+        case .bool(let flag): append(flag ? "true" : "false")
+        case .number(let number): writeNumber(number)
+        case .string(let text): writeString(text)
+        case .array(let items):
+            if items.isEmpty { append("[]"); return }
+            bytes.append(UInt8(ascii: "["))
+            for (index, item) in items.enumerated() {
+                if index > 0 { bytes.append(UInt8(ascii: ",")) }
+                newline(depth + 1)
+                write(item, depth: depth + 1)
+            }
+            newline(depth)
+            bytes.append(UInt8(ascii: "]"))
+        case .object(let members):
+            if members.isEmpty { append("{}"); return }
+            bytes.append(UInt8(ascii: "{"))
+            var first = true
+            func member(_ key: String, _ value: JSONValue) {
+                if !first { bytes.append(UInt8(ascii: ",")) }
+                first = false
+                newline(depth + 1)
+                writeString(key)
+                append(pretty ? " : " : ":")
+                write(value, depth: depth + 1)
+            }
+            if sortedKeys {
+                for key in members.keys.sorted(by: { $0.utf8.lexicographicallyPrecedes($1.utf8) }) {
+                    member(key, members[key]!)
+                }
+            } else {
+                for (key, value) in members { member(key, value) }
+            }
+            newline(depth)
+            bytes.append(UInt8(ascii: "}"))
+        }
+    }
+
+    private mutating func newline(_ depth: Int) {
+        guard pretty else { return }
+        bytes.append(UInt8(ascii: "\n"))
+        for _ in 0..<(depth * 2) { bytes.append(UInt8(ascii: " ")) }
+    }
+
+    private mutating func append(_ literal: StaticString) {
+        literal.withUTF8Buffer { bytes.append(contentsOf: $0) }
+    }
+
+    mutating func writeNumber(_ number: Double) {
+        guard number.isFinite else { append("null"); return }
+        if number == number.rounded(), abs(number) < 9e15 {
+            bytes.append(contentsOf: String(Int64(number)).utf8)
+        } else {
+            bytes.append(contentsOf: number.description.utf8)
+        }
+    }
+
+    /// A JSON string: `"` and `\` escaped, control characters as `\n`, `\t`… or `\u00XX`;
+    /// everything else (slashes, non-ASCII) as it is.
+    public mutating func writeString(_ text: String) {
+        bytes.append(UInt8(ascii: "\""))
+        var text = text
+        text.withUTF8 { utf8 in
+            var start = 0
+            for index in 0..<utf8.count {
+                let byte = utf8[index]
+                guard byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") else { continue }
+                if start < index { bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[start..<index])) }
+                start = index + 1
+                switch byte {
+                case UInt8(ascii: "\""): append("\\\"")
+                case UInt8(ascii: "\\"): append("\\\\")
+                case 0x0A: append("\\n")
+                case 0x0D: append("\\r")
+                case 0x09: append("\\t")
+                case 0x08: append("\\b")
+                case 0x0C: append("\\f")
+                default:
+                    let hex: [UInt8] = Array("0123456789abcdef".utf8)
+                    append("\\u00")
+                    bytes.append(hex[Int(byte >> 4)])
+                    bytes.append(hex[Int(byte & 0x0F)])
+                }
+            }
+            if start < utf8.count { bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[start..<utf8.count])) }
+        }
+        bytes.append(UInt8(ascii: "\""))
+    }
+}
