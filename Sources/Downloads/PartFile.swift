@@ -62,10 +62,18 @@ enum PartFile {
 
     /// Reserves disk blocks for bytes `from..<to` without changing the file's size (its length is what a
     /// resumed download trusts), so the disk is not chosen piecemeal while the bytes are written back.
-    /// Best effort: a file system without it is left alone.
-    static func reserve(_ fd: Int32, from: Int64, to: Int64) {
-        guard to > from else { return }
-        _ = fallocate64?(fd, 1, from, to - from) // 1: FALLOC_FL_KEEP_SIZE
+    /// Best effort: a file system without it is left alone. Returns false only when the disk has
+    /// no room for them (ENOSPC): the download cannot finish, and need not start writing.
+    @discardableResult
+    static func reserve(_ fd: Int32, from: Int64, to: Int64) -> Bool {
+        guard to > from, let fallocate64 else { return true }
+        return fallocate64(fd, 1, from, to - from) == 0 || errno != ENOSPC // 1: FALLOC_FL_KEEP_SIZE
+    }
+
+    /// Gives back blocks reserved past the end of the file (a failed or stopped transfer's
+    /// reservation; ext4 keeps them otherwise): truncates the file to its own size.
+    static func releaseReservation(_ fd: Int32) {
+        _ = ftruncate(fd, off_t(size(fd)))
     }
 
     private static let fallocate64: (@convention(c) (Int32, Int32, Int64, Int64) -> Int32)? = {

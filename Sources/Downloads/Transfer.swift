@@ -113,7 +113,10 @@ final class Transfer: @unchecked Sendable {
             plan = decided
             switch decided {
             case .append(let total):
-                if let total { PartFile.reserve(fd, from: offset, to: total) }
+                if let total, !PartFile.reserve(fd, from: offset, to: total) {
+                    failure = .diskFull
+                    return false
+                }
                 report(.accepted(bytes: offset, total: total, etag: response.etag ?? job.etag,
                                  lastModified: response.lastModified ?? job.lastModified))
                 return true
@@ -123,7 +126,10 @@ final class Transfer: @unchecked Sendable {
                     return false
                 }
                 onDisk = 0
-                if let total { PartFile.reserve(fd, from: 0, to: total) }
+                if let total, !PartFile.reserve(fd, from: 0, to: total) {
+                    failure = .diskFull
+                    return false
+                }
                 report(.accepted(bytes: 0, total: total, etag: response.etag, lastModified: response.lastModified))
                 return true
             case .complete, .restart, .fail:
@@ -142,7 +148,7 @@ final class Transfer: @unchecked Sendable {
                 }
             }
             do throws(PartFile.Failure) { try PartFile.write(fd, bytes) } catch {
-                failure = .disk(error.description)
+                failure = error.code == ENOSPC ? .diskFull : .disk(error.description)
                 return false
             }
             onDisk += Int64(bytes.count)
@@ -159,9 +165,13 @@ final class Transfer: @unchecked Sendable {
         }
 
         let ending = request.perform()
+        // Whatever happens next, blocks reserved past what was written are given back (a resume
+        // reserves again).
+        PartFile.releaseReservation(fd)
         if isCancelled { return .done(.stopped(bytes: PartFile.size(fd))) }
         if let failure {
-            if failure == .notAudio { PartFile.remove(job.partPath); return .done(.failed(failure, bytes: 0)) }
+            // A page is no start for a resume; a file that filled the disk would keep it full.
+            if failure == .notAudio || failure == .diskFull { PartFile.remove(job.partPath); return .done(.failed(failure, bytes: 0)) }
             return .done(.failed(failure, bytes: PartFile.size(fd)))
         }
         if case .failed(let network) = ending { return .done(.failed(DownloadFailure(network), bytes: PartFile.size(fd))) }

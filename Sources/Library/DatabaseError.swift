@@ -1,3 +1,5 @@
+import EarshotCore
+
 /// An error SQLite reported: its result code, its message and the SQL that caused it.
 ///
 /// The codes are SQLite's documented, stable result codes, so callers can test for them without
@@ -35,6 +37,8 @@ extension DatabaseError {
     public static let readOnly: Int32 = 8
     /// `SQLITE_CORRUPT`: the database file is damaged.
     public static let corrupt: Int32 = 11
+    /// `SQLITE_FULL`: the disk (or the file system's quota) has no room for the database to grow.
+    public static let full: Int32 = 13
     /// `SQLITE_CANTOPEN`: the file could not be opened (missing folder, a directory, no permission).
     public static let cannotOpen: Int32 = 14
     /// `SQLITE_CONSTRAINT`: a UNIQUE, NOT NULL, CHECK or FOREIGN KEY constraint failed.
@@ -43,4 +47,15 @@ extension DatabaseError {
     public static let misuse: Int32 = 21
     /// `SQLITE_NOTADB`: the file exists but is not an SQLite database.
     public static let notADatabase: Int32 = 26
+}
+
+extension DatabaseError: ExplainedFailure {
+    /// A full disk or a read-only file: what a listener can fix, said without SQL or paths.
+    public var plainReason: String? {
+        switch code {
+        case Self.full: "the disk is full, so the library cannot grow; free some space"
+        case Self.readOnly: "the library's file cannot be written (read-only)"
+        default: nil
+        }
+    }
 }

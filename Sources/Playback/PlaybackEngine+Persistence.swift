@@ -14,7 +14,8 @@ extension PlaybackEngine {
             return true
         } catch {
             Log.error("library", "could not save \(what): \(String(reflecting: error))")
-            let notice = "Could not save \(what): the library cannot be written (the server's log says why)."
+            let notice = plainReason(of: error).map { "Could not save \(what): \($0)." }
+                ?? "Could not save \(what): the library cannot be written (the server's log says why)."
             if state.notice != notice {
                 state.notice = notice
                 publishState()

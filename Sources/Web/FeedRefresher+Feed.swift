@@ -61,6 +61,9 @@ extension FeedRefresher {
         } catch {
             // The podcast's error is shown to every client: the detail (SQL, paths) goes to the log only.
             Log.error("refresh", "could not store the refreshed feed \(feed.feedURL): \(String(reflecting: error))")
+            if let reason = plainReason(of: error) {
+                return await fail(.error, "Could not store the refreshed feed \(feed.feedURL): \(reason). Its episodes are as they were; the next refresh tries again.")
+            }
             return await fail(.error, "Could not store the refreshed feed \(feed.feedURL) (the server's log says why).")
         }
     }

@@ -6,7 +6,8 @@ import Testing
 @testable import Web
 
 /// The library stops taking writes mid-run (`PRAGMA query_only`: SQLite then refuses every write
-/// with SQLITE_READONLY, as with a read-only file): nothing is lost quietly.
+/// with SQLITE_READONLY, as with a read-only file): nothing is lost quietly, and every client is told
+/// why in words (a full disk says so too: Tests/host/test_disk_full.py).
 @Suite("A library that cannot be written", .serialized)
 struct ReadOnlyLibraryTests {
     static func notice(_ message: [String: Any]) -> String? {
@@ -30,18 +31,18 @@ struct ReadOnlyLibraryTests {
             try await a.send(#"{"id":3,"cmd":"seek","to":42}"#)
             for socket in [a, b] {
                 let state = try await socket.receive { Self.notice($0)?.hasPrefix("Could not save the position") == true }
-                #expect(Self.notice(state) == "Could not save the position in First tone: the library cannot be written (the server's log says why).")
+                #expect(Self.notice(state) == "Could not save the position in First tone: the library's file cannot be written (read-only).")
             }
             #expect(try await h.store.episode(id: episode)?.position == 20, "nothing was written")
 
             try await a.send(#"{"id":4,"cmd":"queue.add","episode":\#(h.episodes[1].id)}"#)
             for socket in [a, b] {
-                _ = try await socket.receive { Self.notice($0) == "Could not save Up Next: the library cannot be written (the server's log says why)." }
+                _ = try await socket.receive { Self.notice($0) == "Could not save Up Next: the library's file cannot be written (read-only)." }
             }
             try await a.send(#"{"id":5,"cmd":"mark","episode":\#(h.episodes[1].id),"played":true}"#)
             let refused = try await a.receive { $0["id"] as? Int == 5 }
             #expect(refused["type"] as? String == "error")
-            #expect(refused["message"] as? String == "could not save the played mark (the server's log says why)")
+            #expect(refused["message"] as? String == "could not save the played mark: the library's file cannot be written (read-only)")
 
             // Writable again: the next save stores where the listener is, and resuming clears the notice.
             try await h.store.withDatabase { try $0.execute("PRAGMA query_only=0") }

@@ -28,10 +28,18 @@ file server for the feeds and audio the tests make up.
   sends `{"cmd", "id", …}` and returns the server's `ack` (raises `CommandError` on `error`);
   `state` is the latest `state` message with later `time` messages folded in.
 - `FileServer` serves bytes on http://127.0.0.1:PORT/… from a thread (with `Range`, so mpv can
-  seek), and `tone_feed()` writes the RSS of a podcast whose episodes are files on it.
+  seek), and `tone_feed()` writes the RSS of a podcast whose episodes are files on it. Every
+  request it gets is kept in `requests` (`Request`: arrival, path, `Range`, `If-Range`,
+  `User-Agent`, and the `generation` the test had set then). `FileServer(validators=True)` also
+  sends a strong `ETag` and a `Last-Modified`, honours `If-Range` and `If-None-Match` and answers
+  416 past the end, as a real server does (what a download needs to resume); `put(..., rate=B)`
+  sends that body at about B bytes a second, so a client can be caught mid-transfer.
+- `Server.kill()` is SIGKILL (a crash: nothing saved on the way out); `stop()` is SIGTERM.
 """
 
+import collections
 import contextlib
+import hashlib
 import html
 import json
 import os
@@ -101,6 +109,17 @@ class Server:
                 self.process.wait(timeout=10)
         if self._own_data:
             shutil.rmtree(self.data, ignore_errors=True)
+        return self.process.returncode
+
+    def kill(self, timeout=10):
+        """SIGKILL at once (a crash: nothing is saved on the way out), waits for the process and
+        closes this harness's sockets. The data folder is left as the crash left it, even when
+        `launch` made it (`stop()` removes that). Returns the exit status (-9). Safe to call twice."""
+        if self.process.poll() is None:
+            self.process.kill()
+        self.process.wait(timeout=timeout)
+        for client in list(self._clients):
+            client.close()
         return self.process.returncode
 
     def log(self, lines=40):
@@ -331,16 +350,30 @@ class Client:
 
 # -- feeds and files on loopback ------------------------------------------------------------------
 
+Request = collections.namedtuple("Request", "time path range if_range agent generation")
+
+
 class FileServer:
     """Serves `put` bodies on http://127.0.0.1:PORT/… (a thread of its own); honours `Range`.
     With `tls` (an `ssl.SSLContext` holding the server's certificate) it is https://….
-    `close()` stops it."""
+    With `validators` every answer carries a strong `ETag` (of the body) and a `Last-Modified`;
+    `If-Range` that matches neither gets the whole body (200), `If-None-Match` that matches gets
+    304, and a `Range` starting at or past the end gets 416 (`Content-Range: bytes */SIZE`).
+    Every request is appended to `requests` (`Request`s; `generation` is whatever the test last
+    set, e.g. which run of a server it is). `close()` stops it."""
 
-    def __init__(self, tls=None):
+    LAST_MODIFIED = "Mon, 02 Mar 2026 10:00:00 GMT"
+
+    def __init__(self, tls=None, validators=False):
         self.routes = {}
         self.hits = {}
+        self.rates = {}  # path -> bytes a second (`put(..., rate=)`); absent: as fast as it goes
+        self.etags = {}  # path -> strong ETag of its body (sent with `validators`)
+        self.requests = []
+        self.generation = None
         lock = self._lock = threading.Lock()
-        routes, hits = self.routes, self.hits
+        routes, hits, rates, etags, requests = self.routes, self.hits, self.rates, self.etags, self.requests
+        owner = self
 
         class Handler(BaseHTTPRequestHandler):
             protocol_version = "HTTP/1.1"
@@ -362,16 +395,27 @@ class FileServer:
 
             def answer(self, head):
                 path = self.path.split("?")[0]
+                wanted = self.headers.get("Range", "")
                 with lock:
                     route = routes.get(path)
                     hits[path] = hits.get(path, 0) + 1
+                    rate, etag = rates.get(path), etags.get(path)
+                    requests.append(Request(time.monotonic(), path, self.headers.get("Range"),
+                                            self.headers.get("If-Range"), self.headers.get("User-Agent"),
+                                            owner.generation))
                 if route is None:
                     body, status, kind = b"not here", 404, "text/plain"
                 else:
                     body, kind = route
                     status = 200
                 extra = []
-                wanted = self.headers.get("Range", "")
+                if validators and status == 200:
+                    extra += [("ETag", etag), ("Last-Modified", FileServer.LAST_MODIFIED)]
+                    if_range = self.headers.get("If-Range")
+                    if if_range is not None and if_range not in (etag, FileServer.LAST_MODIFIED):
+                        wanted = ""  # the file changed (as far as the client can tell): all of it
+                    if self.headers.get("If-None-Match") == etag:
+                        status, body = 304, b""
                 if status == 200 and wanted.startswith("bytes="):
                     first, _, last = wanted[6:].partition("-")
                     start = int(first or 0)
@@ -379,18 +423,34 @@ class FileServer:
                     if start < len(body):
                         extra.append(("Content-Range", f"bytes {start}-{end}/{len(body)}"))
                         body, status = body[start:end + 1], 206
+                    elif validators:
+                        extra.append(("Content-Range", f"bytes */{len(body)}"))
+                        body, status = b"", 416
                 self.send_response(status)
-                self.send_header("Content-Type", kind)
-                self.send_header("Content-Length", str(len(body)))
+                if status != 304:
+                    self.send_header("Content-Type", kind)
+                    self.send_header("Content-Length", str(len(body)))
                 self.send_header("Accept-Ranges", "bytes")
                 for name, value in extra:
                     self.send_header(name, value)
                 self.end_headers()
                 if not head:
                     try:
-                        self.wfile.write(body)
+                        self.send_body(body, rate)
                     except (BrokenPipeError, ConnectionResetError):
                         pass
+
+            def send_body(self, body, rate):
+                if not rate:
+                    self.wfile.write(body)
+                    return
+                view, began = memoryview(body), time.monotonic()
+                piece = max(1024, int(rate / 20))  # about 20 writes a second
+                for offset in range(0, len(view), piece):
+                    self.wfile.write(view[offset:offset + piece])
+                    ahead = began + (offset + piece) / rate - time.monotonic()
+                    if ahead > 0:
+                        time.sleep(ahead)
 
         class Quiet(ThreadingHTTPServer):
             daemon_threads = True
@@ -406,12 +466,32 @@ class FileServer:
         self.thread = threading.Thread(target=self.httpd.serve_forever, daemon=True)
         self.thread.start()
 
-    def put(self, path, body, content_type="application/octet-stream"):
-        """Serves `body` (bytes or str) at `path`; returns its URL."""
+    def put(self, path, body, content_type="application/octet-stream", rate=None):
+        """Serves `body` (bytes or str) at `path` (at about `rate` bytes a second when given);
+        returns its URL."""
         data = body.encode() if isinstance(body, str) else bytes(body)
+        etag = '"' + hashlib.sha1(data).hexdigest() + '"'
         with self._lock:
             self.routes[path] = (data, content_type)
+            self.etags[path] = etag
+            if rate:
+                self.rates[path] = rate
+            else:
+                self.rates.pop(path, None)
         return self.base + path
+
+    def set_rate(self, path, rate):
+        """From the next request on, `path` is sent at about `rate` bytes a second (None: at full speed)."""
+        with self._lock:
+            if rate:
+                self.rates[path] = rate
+            else:
+                self.rates.pop(path, None)
+
+    def requests_for(self, path):
+        """A copy of the `Request`s for `path`, in arrival order."""
+        with self._lock:
+            return [r for r in self.requests if r.path == path]
 
     def put_file(self, path, file, content_type="audio/wav"):
         return self.put(path, Path(file).read_bytes(), content_type)

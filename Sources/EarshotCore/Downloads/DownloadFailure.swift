@@ -41,7 +41,12 @@ public struct DownloadFailure: Error, Sendable, Equatable, CustomStringConvertib
                         + "(and \(ByteCount.text(reserve)) is kept free); free some space and retry", transient: false)
     }
 
-    /// Writing the file failed (the disk filled up, a permission changed).
+    /// The disk filled up while writing: the partial file was removed to give the space back.
+    public static let diskFull = DownloadFailure(
+        "disk full: the download did not fit, and its partial file was removed to give the space back; free some space and retry",
+        transient: false)
+
+    /// Writing the file failed (a permission changed, an I/O error).
     public static func disk(_ reason: String) -> DownloadFailure {
         DownloadFailure("cannot write the file: \(reason)", transient: false)
     }

@@ -9,6 +9,7 @@ public struct CommandError: Error, Sendable, Equatable {
     /// client is told `what` failed (never an error's description, SQL or a path).
     public static func internalFailure(_ what: String, _ error: any Error) -> CommandError {
         Log.error("command", "\(what): \(String(reflecting: error))")
+        if let reason = plainReason(of: error) { return CommandError("\(what): \(reason)") }
         return CommandError("\(what) (the server's log says why)")
     }
 }
