@@ -103,13 +103,20 @@ extension DownloadManager {
             pump()
             return
         }
-        guard active[id]?.token == token, var item = items[id] else { return }
+        guard active[id]?.token == token, var item = items[id] else {
+            if case .accepted(_, _, _, _, let stored) = event { stored.fire() } // nobody keeps it: go on
+            return
+        }
         let now = Date()
         switch event {
-        case .accepted(let bytes, let total, let etag, let lastModified):
-            guard transition(&item, .accepted(bytes: bytes, total: total, etag: etag, lastModified: lastModified), now: now) else { return }
+        case .accepted(let bytes, let total, let etag, let lastModified, let stored):
+            guard transition(&item, .accepted(bytes: bytes, total: total, etag: etag, lastModified: lastModified), now: now) else {
+                stored.fire()
+                return
+            }
             items[id] = item
             persist(.save(item)) // the validators: a crash from here on resumes
+            persist(.stored(stored)) // the transfer writes its first byte once they are in the library
             changed()
         case .progress(let bytes):
             guard transition(&item, .progress(bytes: bytes), now: now) else { return }

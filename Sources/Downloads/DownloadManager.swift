@@ -94,6 +94,7 @@ public actor DownloadManager {
                     case .remove(let id): try await store.removeDownload(episodeID: id)
                     case .setting(let key, let value): try await store.setSetting(key, value)
                     case .flush(let done): done.resume()
+                    case .stored(let signal): signal.fire()
                     }
                 } catch {
                     // The state in memory goes on; the next write of this download tries again.
@@ -163,6 +164,8 @@ public actor DownloadManager {
         case setting(key: String, value: String)
         /// Resumed once everything before it is written.
         case flush(CheckedContinuation<Void, Never>)
+        /// Fired once everything before it is written (or failed to be).
+        case stored(StoredSignal)
     }
 
     func persist(_ write: Write) { writeSink.yield(write) }

@@ -26,8 +26,10 @@ final class Transfer: @unchecked Sendable {
     /// What the transfer tells the manager. Every transfer ends with exactly one of
     /// `verified`, `failed` or `stopped`.
     enum Event: Sendable {
-        /// The server's answer was accepted: the partial file holds `bytes` (0 after a restart).
-        case accepted(bytes: Int64, total: Int64?, etag: String?, lastModified: String?)
+        /// The server's answer was accepted: the partial file holds `bytes` (0 after a restart). The
+        /// transfer writes no byte of the body until `stored` fires: the validators a resume needs
+        /// are in the library first, so a crash from then on resumes rather than starting over.
+        case accepted(bytes: Int64, total: Int64?, etag: String?, lastModified: String?, stored: StoredSignal)
         case progress(bytes: Int64)
         /// The partial file is whole, on the disk and passed the checks: rename it.
         case verified(bytes: Int64)
@@ -117,8 +119,8 @@ final class Transfer: @unchecked Sendable {
                     failure = .diskFull
                     return false
                 }
-                report(.accepted(bytes: offset, total: total, etag: response.etag ?? job.etag,
-                                 lastModified: response.lastModified ?? job.lastModified))
+                reportAccepted(bytes: offset, total: total, etag: response.etag ?? job.etag,
+                               lastModified: response.lastModified ?? job.lastModified)
                 return true
             case .replace(let total):
                 do { try PartFile.truncate(fd, to: 0) } catch {
@@ -130,7 +132,7 @@ final class Transfer: @unchecked Sendable {
                     failure = .diskFull
                     return false
                 }
-                report(.accepted(bytes: 0, total: total, etag: response.etag, lastModified: response.lastModified))
+                reportAccepted(bytes: 0, total: total, etag: response.etag, lastModified: response.lastModified)
                 return true
             case .complete, .restart, .fail:
                 return false
@@ -185,6 +187,16 @@ final class Transfer: @unchecked Sendable {
         case nil: return .done(.failed(.network("no answer"), bytes: PartFile.size(fd)))
         }
     }
+
+    /// Reports the accepted answer and waits (at most `storeWait` seconds: a library that cannot be
+    /// written must not stall the download) until the library holds it.
+    private func reportAccepted(bytes: Int64, total: Int64?, etag: String?, lastModified: String?) {
+        let stored = StoredSignal()
+        report(.accepted(bytes: bytes, total: total, etag: etag, lastModified: lastModified, stored: stored))
+        stored.wait(seconds: Self.storeWait)
+    }
+
+    static let storeWait: Double = 10
 
     /// Flushes the finished partial file and checks it: the size against what the server (or the
     /// feed) said, the first bytes for an HTML page. A file that fails is deleted: it is no good start

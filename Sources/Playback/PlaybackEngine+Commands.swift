@@ -54,7 +54,7 @@ extension PlaybackEngine {
             throw CommandError.internalFailure("could not read the library", error)
         }
         guard let episode = found else { throw CommandError("no episode with id \(episodeID)") }
-        await savePosition(force: true)
+        await savePosition(force: true, markingSession: false)
         await markPlayedIfFinished()
         if !fromQueue {
             // Playing something by hand makes it Up Next's current item (at the head if new).
@@ -64,6 +64,7 @@ extension PlaybackEngine {
         let start = ResumePoint.start(saved: episode.position, duration: episode.duration, played: episode.played,
                                       margin: playedMargin)
         load(episode, at: start, paused: paused)
+        await markSession()
     }
 
     /// Addresses mpv may open: the web, and our own bundled files ("/demo/…", resolved to

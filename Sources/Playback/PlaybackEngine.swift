@@ -140,8 +140,11 @@ public actor PlaybackEngine {
     }
 
     /// Writes the current position of the loaded episode, unless it is already stored.
-    func savePosition(force: Bool = false) async {
-        await markSession() // whether anything plays, for a restart after a crash
+    /// `markingSession: false` while switching episodes: the marker then goes from the old episode
+    /// straight to the new one (`play` marks it after loading), never through "nothing plays" — a
+    /// kill in between would otherwise leave nothing to play on.
+    func savePosition(force: Bool = false, markingSession: Bool = true) async {
+        if markingSession { await markSession() } // whether anything plays, for a restart after a crash
         guard let episode = current, loaded || force else { return }
         let position = state.position
         guard position.isFinite, position != savedPosition || !force else { return }
