@@ -34,10 +34,8 @@ extension PodcastparserJSON {
         ])
     }
 
-    /// A model value as it goes over the wire (its `Codable` form).
+    /// A model value as it goes over the wire (its `Codable` form), with no bytes in between.
     static func encoded<Value: Encodable>(_ value: Value) -> JSONValue {
-        guard let data = try? JSONEncoder().encode(value),
-              let json = try? JSONDecoder().decode(JSONValue.self, from: data) else { return .null }
-        return json
+        (try? JSONValueEncoder().encode(value)) ?? .null
     }
 }

@@ -56,7 +56,7 @@ enum Python {
     /// `remove_html_tags`: line breaks for `<br>`, lists and paragraphs, tags stripped, `&#NN;` and
     /// `&name;` decoded (unknown names vanish), runs of three or more line breaks cut to two, stripped.
     static func removeHTMLTags(_ html: String) -> String {
-        var result = replacing(html) { scalars, index in
+        var result = replacing(html, at: ["<"]) { scalars, index in
             // (<br[^>]*>|<[/]?ul[^>]*>|</li>) → "\n"; <li[^>]*> → "\n * "; <[Pp]> → "\n\n"
             guard scalars[index] == "<" else { return nil }
             let rest = scalars[index...]
@@ -69,12 +69,12 @@ enum Python {
                scalars[close] == ">" { return (scalars.index(after: close), "\n\n") }
             return nil
         }
-        result = replacing(result) { scalars, index in
+        result = replacing(result, at: ["<"]) { scalars, index in
             // <[^>]*> → ""
             guard scalars[index] == "<", let close = scalars[index...].firstIndex(of: ">") else { return nil }
             return (scalars.index(after: close), "")
         }
-        result = replacing(result) { scalars, index in
+        result = replacing(result, at: ["&"]) { scalars, index in
             // &#(\d{2,4}); → chr(int)
             guard hasPrefix(scalars[index...], "&#") else { return nil }
             var cursor = scalars.index(index, offsetBy: 2)
@@ -88,7 +88,7 @@ enum Python {
                   let value = Int(digits), let scalar = Unicode.Scalar(value) else { return nil }
             return (scalars.index(after: cursor), String(Character(scalar)))
         }
-        result = replacing(result) { scalars, index in
+        result = replacing(result, at: ["&"]) { scalars, index in
             // &(.{2,8}); → entitydefs.get(name, ""): the longest candidate that ends in ";" wins.
             guard scalars[index] == "&" else { return nil }
             var candidates: [String.UnicodeScalarView.Index] = []
@@ -104,7 +104,7 @@ enum Python {
             let value = name.withUTF8Bytes { HTMLEntities.html4Value(of: $0) }
             return (scalars.index(after: semicolon), value.flatMap(Unicode.Scalar.init).map { String(Character($0)) } ?? "")
         }
-        result = replacing(result) { scalars, index in
+        result = replacing(result, at: ["\n", "\r"]) { scalars, index in
             // ([\r\n]{2})([\r\n])+ → \1
             var cursor = index
             var run = 0
@@ -120,23 +120,34 @@ enum Python {
 
     /// One left-to-right, non-overlapping substitution pass, as `re.sub` makes: `match` returns where a
     /// match at `index` ends and its replacement, or nil.
+    /// A match can only start at one of `triggers` (every pattern here begins with a fixed character):
+    /// the stretches between them are copied whole, and a text without any is returned as it is.
     private static func replacing(
-        _ text: String,
+        _ text: String, at triggers: [Unicode.Scalar],
         _ match: (String.UnicodeScalarView, String.UnicodeScalarView.Index) -> (String.UnicodeScalarView.Index, String)?
     ) -> String {
         let scalars = text.unicodeScalars
-        var out = String.UnicodeScalarView()
+        guard var next = scalars.firstIndex(where: triggers.contains) else { return text }
+        // A String, not a UnicodeScalarView: appending a stretch of the text is then one copy of its bytes.
+        var out = ""
+        out.reserveCapacity(text.utf8.count)
         var index = scalars.startIndex
         while index < scalars.endIndex {
+            if index < next {
+                out.append(contentsOf: Substring(scalars[index..<next]))
+                index = next
+                continue
+            }
             if let (end, replacement) = match(scalars, index) {
-                out.append(contentsOf: replacement.unicodeScalars)
+                out.append(replacement)
                 index = end
             } else {
-                out.append(scalars[index])
+                out.unicodeScalars.append(scalars[index])
                 index = scalars.index(after: index)
             }
+            next = index < scalars.endIndex ? (scalars[index...].firstIndex(where: triggers.contains) ?? scalars.endIndex) : index
         }
-        return String(out)
+        return out
     }
 
     private static func hasPrefix(_ scalars: Substring.UnicodeScalarView, _ prefix: String) -> Bool {

@@ -1,0 +1,47 @@
+import EarshotCore
+import Foundation
+import Testing
+@testable import Feeds
+
+/// `JSONValueEncoder` gives exactly what JSONEncoder's bytes read back as `JSONValue` give: checked on
+/// the whole model of every real feed and of podcastparser's 70 cases (notes, chapters, persons, …).
+@Suite struct JSONValueEncoderTests {
+    static func viaBytes<Value: Encodable>(_ value: Value) throws -> JSONValue {
+        try JSONDecoder().decode(JSONValue.self, from: try JSONEncoder().encode(value))
+    }
+
+    static let feeds: [URL] = Conformance.files(in: Conformance.folder("feeds"), ext: "xml")
+        + Conformance.files(in: Conformance.folder("podcastparser"), ext: "rss")
+
+    @Test("every feed's podcast and episode details, byte-free and via JSONEncoder, are the same value")
+    func sameAsJSONEncoder() throws {
+        #expect(Self.feeds.count > 70)
+        var compared = 0
+        for file in Self.feeds {
+            guard let content = try? FeedParser.parse(contentsOf: file) else { continue }
+            #expect(try JSONValueEncoder().encode(content.details) == Self.viaBytes(content.details), "\(file.lastPathComponent)")
+            for item in content.items.prefix(200) {
+                #expect(try JSONValueEncoder().encode(item.details) == Self.viaBytes(item.details),
+                        "\(file.lastPathComponent): \(item.title)")
+                compared += 1
+            }
+        }
+        #expect(compared > 500)
+    }
+
+    struct Odd: Encodable {
+        var date = Date(timeIntervalSince1970: 1_700_000_000)
+        var url = URL(string: "https://example.com/a b")
+        var data = Data([0, 1, 2, 250])
+        var float: Float = 0.1
+        var none: Int? = nil
+        var nested: [String: [Int]] = ["a": [1, 2], "b": []]
+        var integers: [Int: String] = [3: "three"]
+        var big: UInt64 = 1 << 40
+    }
+
+    @Test("JSONEncoder's default strategies: dates, URLs, data, floats, nil left out, dictionaries")
+    func strategies() throws {
+        #expect(try JSONValueEncoder().encode(Odd()) == Self.viaBytes(Odd()))
+    }
+}
