@@ -76,7 +76,7 @@ public final class LWSServer: @unchecked Sendable {
         lws_set_log_level(LLL_ERR | LLL_WARN, nil)
 
         protocolName = strdup("earshot")
-        // No iface: lws binds the wildcard address (with IPv6 off below: 0.0.0.0).
+        // No iface: lws binds the wildcard address: `::` taking IPv4 too (below), on the LAN.
         ifaceName = listensOnLAN ? nil : strdup(host)
         let table = UnsafeMutablePointer<lws_protocols>.allocate(capacity: 2)
         table.initialize(repeating: lws_protocols(), count: 2)
@@ -95,11 +95,24 @@ public final class LWSServer: @unchecked Sendable {
         // artwork and media; ours (LWSServer+Writing) is the one policy. Not VALIDATE_UTF8:
         // lws would close the socket on a bad frame; we answer it with an `error` instead.
         info.options = 0
-        if !host.contains(":") { info.options |= UInt64(LWS_SERVER_OPTION_DISABLE_IPV6) }
+        if listensOnLAN {
+            // Both families on one socket (IPV6_V6ONLY off, whatever the system's default): phones
+            // on an IPv6-only or dual-stack LAN reach it, IPv4 peers arrive as ::ffff:a.b.c.d.
+            info.options |= UInt64(LWS_SERVER_OPTION_IPV6_V6ONLY_MODIFY)
+        } else if !host.contains(":") {
+            info.options |= UInt64(LWS_SERVER_OPTION_DISABLE_IPV6)
+        }
         info.timeout_secs = 30
         info.ka_time = 0
 
-        guard let context = lws_create_context(&info) else {
+        var created = lws_create_context(&info)
+        if created == nil, listensOnLAN {
+            // A machine with IPv6 turned off: the LAN on IPv4 alone.
+            Log.warning("web", "could not listen on IPv6 (turned off on this machine?): the LAN on IPv4 only")
+            info.options = UInt64(LWS_SERVER_OPTION_DISABLE_IPV6)
+            created = lws_create_context(&info)
+        }
+        guard let context = created else {
             throw WebError.bind("could not listen on \(host):\(requested) (in use, or not an address of this machine)")
         }
         if let vhost = lws_get_vhost_by_name(context, "default") {

@@ -1,7 +1,7 @@
 import Foundation
 
-/// This machine's IPv4 addresses and names: what LAN clients may call it (the Host allowlist) and
-/// the URLs `earshot serve --lan` prints.
+/// This machine's IPv4 and IPv6 addresses and names: what LAN clients may call it (the Host
+/// allowlist) and the URLs `earshot serve --lan` prints.
 public enum NetworkInterfaces {
     /// The IPv4 addresses of interfaces that are up, loopback left out, in interface order.
     public static func ipv4Addresses() -> [String] {
@@ -24,6 +24,31 @@ public enum NetworkInterfaces {
         return addresses
     }
 
+    /// The IPv6 addresses of interfaces that are up that a browser can be pointed at: loopback and
+    /// link-local (fe80::/10, which a URL would need a zone for) left out; global and unique-local
+    /// (fd00::/8) ones, in interface order.
+    public static func ipv6Addresses() -> [String] {
+        var list: UnsafeMutablePointer<ifaddrs>?
+        guard getifaddrs(&list) == 0, let first = list else { return [] }
+        defer { freeifaddrs(list) }
+        var addresses: [String] = []
+        for entry in sequence(first: first, next: { $0.pointee.ifa_next }) {
+            let flags = Int32(entry.pointee.ifa_flags)
+            guard let address = entry.pointee.ifa_addr, address.pointee.sa_family == sa_family_t(AF_INET6),
+                  flags & Int32(IFF_UP) != 0, flags & Int32(IFF_LOOPBACK) == 0 else { continue }
+            var text = [CChar](repeating: 0, count: Int(INET6_ADDRSTRLEN))
+            address.withMemoryRebound(to: sockaddr_in6.self, capacity: 1) { inet in
+                var raw = inet.pointee.sin6_addr
+                _ = inet_ntop(AF_INET6, &raw, &text, socklen_t(text.count))
+            }
+            let name = String(decoding: text.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self).lowercased()
+            guard !name.hasPrefix("fe8"), !name.hasPrefix("fe9"), !name.hasPrefix("fea"), !name.hasPrefix("feb"),
+                  !name.hasPrefix("::ffff:"), name != "::1" else { continue }
+            if !addresses.contains(name) { addresses.append(name) }
+        }
+        return addresses
+    }
+
     /// The host name ("livingroom"), or nil.
     public static func hostName() -> String? {
         var buffer = [CChar](repeating: 0, count: 256)
@@ -33,7 +58,7 @@ public enum NetworkInterfaces {
     }
 
     /// Names a LAN client may use for this machine: the host name, its mDNS form (`name.local`),
-    /// and every IPv4 address.
+    /// every IPv4 address, and every IPv6 address in brackets (as a Host header writes it).
     public static func names() -> [String] {
         var names: [String] = []
         if let host = hostName() {
@@ -41,6 +66,7 @@ public enum NetworkInterfaces {
             names += [host, short, short + ".local"]
         }
         names += ipv4Addresses()
+        names += ipv6Addresses().map { "[\($0)]" }
         var seen = Set<String>()
         return names.filter { seen.insert($0).inserted }
     }

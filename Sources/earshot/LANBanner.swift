@@ -5,6 +5,7 @@ enum LANBanner {
     static func text(port: Int) -> String {
         let addresses = NetworkInterfaces.ranked(NetworkInterfaces.ipv4Addresses())
         var names = addresses.map { "http://\($0):\(port)/" }
+        names += NetworkInterfaces.ipv6Addresses().map { "http://[\($0)]:\(port)/" }
         if let host = NetworkInterfaces.hostName() {
             let short = host.split(separator: ".").first.map(String.init) ?? host
             names.append("http://\(short).local:\(port)/")

@@ -176,7 +176,8 @@ extension EarshotServer {
         guard configuration.lan else { return [] }
         let addresses = NetworkInterfaces.ranked(NetworkInterfaces.ipv4Addresses())
         let local = NetworkInterfaces.hostName().map { ($0.split(separator: ".").first.map(String.init) ?? $0) + ".local" }
-        return addresses + (local.map { [$0] } ?? [])
+        // IPv6 last: most phones at home reach the IPv4 address or the .local name first.
+        return addresses + (local.map { [$0] } ?? []) + NetworkInterfaces.ipv6Addresses().map { "[\($0)]" }
     }
 
     /// The QR code's URL: the pairing page on `host` (one of `lanNames`, else the likeliest), with
