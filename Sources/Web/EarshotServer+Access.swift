@@ -41,8 +41,12 @@ extension EarshotServer: AccessGate {
     private func noteSeen(_ device: Int64) {
         guard devices.seen(device) else { return }
         let store = self.store
+        let transport = self.transport
         Task {
-            do { try await store.touchDevice(id: device, at: Date()) } catch {
+            do {
+                try await store.touchDevice(id: device, at: Date())
+                transport.send(.devices) // "last seen" moved on (at most once a minute a device)
+            } catch {
                 Log.warning("pairing", "could not store when device \(device) was last seen: \(String(reflecting: error))")
             }
         }

@@ -43,7 +43,7 @@ extension SocketOutbox.Message {
         case .state: kind = .state
         case .time: kind = .time
         case .downloads: kind = .downloads
-        case .ack, .error, .library, .refresh, .playlists: kind = .other
+        case .ack, .error, .library, .refresh, .playlists, .devices: kind = .other
         }
         text = message.encoded()
     }

@@ -142,7 +142,7 @@ def test_phone_pairs_with_the_code_and_is_a_remote(driver, phone, net, lan_serve
     wait_ready(phone, "library", timeout=15)
     assert phone.execute_script("return document.cookie") == "", "the device cookie is HttpOnly"
 
-    # The host sees it (the Devices view polls).
+    # The host sees it (opening the Devices view fetches the list).
     open_page(driver, lan_server, "/devices")
     wait_until(lambda: "Test phone" in [e.text for e in driver.find_elements(By.CSS_SELECTOR, ".device-name")],
                message="the new device in the host's list")

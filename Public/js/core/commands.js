@@ -67,4 +67,5 @@ export const Msg = Object.freeze({
   downloads: 'downloads',
   refresh: 'refresh',
   playlists: 'playlists',
+  devices: 'devices',
 });

@@ -7,8 +7,8 @@ import { getJSON, postJSON, deleteJSON } from '../core/api.js';
 import { ago, dateText } from '../core/format.js';
 import { toast } from '../core/toast.js';
 import { confirmDialog } from '../components/confirm.js';
-
-const POLL_MS = 2000;
+import { socket } from '../core/socket.js';
+import { Msg } from '../core/commands.js';
 
 export const devicesView = {
   mount(root) {
@@ -26,7 +26,9 @@ export const devicesView = {
   },
 };
 
-/** The host: the pairing panel and the device list, refreshed every 2 s while shown. */
+/** The host: the pairing panel and the device list, refetched when the server says they changed
+ *  (`devices` messages: a phone paired, a device removed or seen, a code opened or closed) and when
+ *  the socket reconnects; the countdown ticks here and refetches once the code runs out. */
 function mountHost(body) {
   const panel = h('section', { class: 'devices-pairing', 'aria-label': 'Pair a phone' });
   const list = h('ul', { class: 'device-list', 'aria-label': 'Paired devices' });
@@ -36,7 +38,6 @@ function mountHost(body) {
   let status = null; // the last GET /api/pairing
   let chosenHost = null; // the address the QR code names (null: the server's first choice)
   let announced = null; // the last paired device already announced
-  let timer = null;
   let tick = null;
 
   const pairingPath = () => `/api/pairing${chosenHost ? `?host=${encodeURIComponent(chosenHost)}` : ''}`;
@@ -139,13 +140,18 @@ function mountHost(body) {
   }
 
   refresh();
-  timer = setInterval(refresh, POLL_MS);
-  // The countdown ticks between polls.
+  const stops = [
+    socket.on(Msg.devices, refresh),
+    socket.on('status', (state) => { if (state === 'open') refresh(); }),
+  ];
   tick = setInterval(() => {
     const line = panel.querySelector('.devices-countdown');
-    if (line && status?.pairing) line.textContent = countdown(status.pairing);
+    if (!line || !status?.pairing) return;
+    line.textContent = countdown(status.pairing);
+    // Run out: the server closes it on its own; ask once for what stands now.
+    if (status.pairing.expires <= Date.now() / 1000) { status = { ...status, pairing: null }; refresh(); }
   }, 1000);
-  return () => { clearInterval(timer); clearInterval(tick); };
+  return () => { clearInterval(tick); for (const stop of stops) stop(); };
 }
 
 /** The nodes given, without the absent ones (replaceChildren would show `null` as text). */

@@ -15,10 +15,13 @@ public enum ServerMessage: Sendable, Equatable {
     case refresh(RefreshStatus)
     /// Named playlists changed: refetch `/api/playlists`.
     case playlists
+    /// Paired devices or the pairing code changed (a phone paired, one was removed or last seen
+    /// later, a code opened or closed): the host's Devices view refetches instead of polling.
+    case devices
 
     /// The `type` of each message on the wire.
     public enum Kind: String, Sendable, CaseIterable {
-        case state, time, ack, error, library, downloads, refresh, playlists
+        case state, time, ack, error, library, downloads, refresh, playlists, devices
     }
 
     public var kind: Kind {
@@ -31,6 +34,7 @@ public enum ServerMessage: Sendable, Equatable {
         case .downloads: .downloads
         case .refresh: .refresh
         case .playlists: .playlists
+        case .devices: .devices
         }
     }
 
@@ -53,6 +57,8 @@ public enum ServerMessage: Sendable, Equatable {
             return Self.encode(RefreshWire(status))
         case .playlists:
             return Self.encode(["type": .string("playlists")] as [String: JSONValue])
+        case .devices:
+            return Self.encode(["type": .string("devices")] as [String: JSONValue])
         }
     }
 

@@ -73,6 +73,7 @@ extension EarshotServer {
             let device = try await store.addDevice(name: name, tokenHash: token.hash)
             devices.add(id: device.id, hash: token.hash)
             await pairingDesk.paired(device)
+            transport.send(.devices)
             var response = try HTTPResponse.json(DeviceBody(device: device), status: 201)
             response.headers.append(("set-cookie", token.setCookie))
             return response
@@ -94,9 +95,11 @@ extension EarshotServer {
         switch request.method {
         case "POST":
             _ = await pairingDesk.open()
+            transport.send(.devices)
             return try .json(await pairingStatus(request), status: 201)
         case "DELETE":
             await pairingDesk.close()
+            transport.send(.devices)
             return try .json(await pairingStatus(request))
         default:
             return try .json(await pairingStatus(request))
@@ -144,7 +147,9 @@ extension EarshotServer {
     func revoke(_ id: Int64) async throws -> Bool {
         devices.remove(id: id) // first: from now on its cookie is a stranger's, its frames are dropped
         transport.disconnect(device: id)
-        return try await store.removeDevice(id: id)
+        let removed = try await store.removeDevice(id: id)
+        if removed { transport.send(.devices) }
+        return removed
     }
 
     /// The stored devices, each with the newest sighting (memory is up to a minute ahead of the library).
