@@ -60,7 +60,7 @@ let package = Package(
         .testTarget(name: "EarshotCoreTests", dependencies: ["EarshotCore", "TestSupport"]),
         .testTarget(name: "MustacheTests", dependencies: ["Mustache", "TestSupport"]),
         .testTarget(name: "FeedsTests", dependencies: ["Feeds", "EarshotCore", "TestSupport"]),
-        .testTarget(name: "FeedFetchingTests", dependencies: ["FeedFetching", "Feeds", "EarshotCore", "TestSupport"]),
+        .testTarget(name: "FeedFetchingTests", dependencies: ["FeedFetching", "Feeds", "HTTPClient", "EarshotCore", "TestSupport"]),
         .testTarget(name: "LibraryTests", dependencies: ["Library", "EarshotCore", "TestSupport"]),
         .testTarget(name: "PlaybackTests", dependencies: ["Playback", "Library", "EarshotCore", "TestSupport"]),
         .testTarget(name: "DownloadsTests", dependencies: ["Downloads", "Library", "EarshotCore", "TestSupport"]),

@@ -24,7 +24,8 @@ final class FetchTask: @unchecked Sendable {
 
     func run() async throws -> FeedFetcher.Response {
         let request = CurlRequest(options)
-        request.onBody = { [self] bytes, response in accept(bytes, response, at: request.effectiveURL) }
+        // Unowned: the request holds this closure (a strong capture would keep both, and the body, for good).
+        request.onBody = { [self, unowned request] bytes, response in accept(bytes, response, at: request.effectiveURL) }
         let ending = await request.run()
         try Task.checkCancellation()
         if let failure { throw failure }
