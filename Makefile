@@ -64,16 +64,24 @@ baselines: setup-test build
 # Feed-parser benchmark against xmllint, podcastparser, feedparser and feedparser-rs, then the
 # many-clients benchmark (latency of a change to every client, CPU of 500 clients) and the downloads
 # benchmark (loopback throughput against curl), then library search (latency over 1,000 podcasts and
-# 200,000 episodes, and what the index costs a 60,000-episode feed); not part of `make test`. The
-# tables are also written to .build/bench/{feeds,clients,downloads,search}.md.
+# 200,000 episodes, and what the index costs a 60,000-episode feed), then the server's memory (idle,
+# and while it subscribes a 60,000-item feed) and its JSON writing (`earshot parse --json`, the list
+# endpoints), then a soak of SOAK_MINUTES minutes (default 60: 50 clients sending a command a second,
+# refreshes and downloads; memory growth, dropped clients, latency first vs last); not part of
+# `make test`. `SOAK_MINUTES=2 make bench` for a short soak. The tables are also written to
+# .build/bench/{feeds,clients,downloads,search,memory,soak}.md. A step whose budget is missed says so
+# in its table and exits 1; the steps after it run all the same (the `-`).
+SOAK_MINUTES ?= 60
 bench: setup-run release
 	@scripts/bench-setup.sh
 	$(SWIFT) build -c release --product earshot-parse
-	.build/bench/venv/bin/python bench/feeds.py
-	.build/bench/venv/bin/python bench/clients.py
-	.build/bench/venv/bin/python bench/downloads.py
+	-.build/bench/venv/bin/python bench/feeds.py
+	-.build/bench/venv/bin/python bench/clients.py
+	-.build/bench/venv/bin/python bench/downloads.py
 	$(SWIFT) build -c release --product earshot-bench
 	mkdir -p .build/bench && .build/release/earshot-bench search | tee .build/bench/search.md
+	EARSHOT_BIN=.build/release/earshot .build/bench/venv/bin/python bench/memory.py
+	EARSHOT_BIN=.build/release/earshot SOAK_MINUTES=$(SOAK_MINUTES) .build/bench/venv/bin/python bench/soak.py
 
 # libFuzzer on the feed parser and the show-notes sanitizer for 10 minutes (Fuzz/README.md);
 # not part of `make test`. Findings land in .build/fuzz/findings/.

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Writes a realistic, deterministic podcast feed for `make bench`.
 
-    python3 bench/make_feed.py [--items 10000] [--seed 3] [--out PATH]
+    python3 bench/make_feed.py [--items 10000] [--seed 3] [--lean] [--out PATH]
 
 The same seed and item count give the same bytes on every machine (only `random.Random` with a fixed
 seed, no clock, no hash order), so numbers taken on different days parse the same document.
@@ -17,6 +17,12 @@ What the feed is modelled on (the large real feeds in ../shared/conformance/feed
   named and numeric entities, non-ASCII text, and the markup a sanitizer must strip (div/span with
   style, iframe embeds, tracking pixels, the odd <script>), as real hosting platforms emit them.
 - Some items carry podcast:transcript, podcast:chapters, podcast:person, itunes:season/episode.
+
+`--lean` (bench/memory.py): items of about 650 bytes instead of 3.2 KB, so that
+60,000 of them (about 40 MB) fit under the 50 MiB a subscription may fetch: title, guid, pubDate,
+enclosure, duration, explicit, episodeType, sometimes itunes:episode, and a description that is
+a sentence or two (escaped HTML in 30 % of items) — no content:encoded, no per-item artwork, no
+Podcasting 2.0 tags. The same text generator, so the words, entities and non-ASCII mix are alike.
 """
 
 import argparse
@@ -286,29 +292,59 @@ def channel_head(rng, writer):
 """
 
 
-def generate(path, items=DEFAULT_ITEMS, seed=DEFAULT_SEED):
+def lean_item(rng, writer, index, count):
+    """An item of about 650 bytes (see `--lean` in the module notes)."""
+    number = count - index
+    title = f"{number}: {writer.words(2, 8)}"
+    if rng.random() < 0.1:
+        title += " &amp; " + writer.words(1, 3)
+    guid_value = uuid(rng)
+    kind, extension = ("audio/mpeg", "mp3") if rng.random() < 0.85 else ("audio/x-m4a", "m4a")
+    lines = ["<item>",
+             f"<title>{title}</title>",
+             f'<guid isPermaLink="false">{guid_value}</guid>',
+             f"<pubDate>{pub_date(rng, index, count)}</pubDate>",
+             f'<enclosure url="https://media.example.com/podcast/{guid_value}.{extension}" '
+             f'length="{rng.randint(4_000_000, 180_000_000)}" type="{kind}"/>',
+             f"<itunes:duration>{duration(rng)}</itunes:duration>",
+             f"<itunes:explicit>{rng.choice(['no', 'no', 'false', 'yes', 'clean'])}</itunes:explicit>",
+             f"<itunes:episodeType>{'full' if rng.random() < 0.92 else rng.choice(['trailer', 'bonus'])}</itunes:episodeType>"]
+    if rng.random() < 0.6:
+        lines.append(f"<itunes:episode>{number}</itunes:episode>")
+    summary = writer.sentence(entities=False)
+    if rng.random() < 0.3:
+        lines.append(f"<description>{xml_text(f'<p>{summary} {writer.link()}</p>')}</description>")
+    else:
+        lines.append(f"<description>{summary}</description>")
+    lines.append("</item>\n")
+    return "\n".join(lines)
+
+
+def generate(path, items=DEFAULT_ITEMS, seed=DEFAULT_SEED, lean=False):
     rng = random.Random(seed)
     writer = Writer(rng)
+    make_item = lean_item if lean else item
     temporary = f"{path}.partial"
     with open(temporary, "w", encoding="utf-8", newline="\n") as out:
         out.write(channel_head(rng, writer))
         for index in range(items):
-            out.write(item(rng, writer, index, items))
+            out.write(make_item(rng, writer, index, items))
         out.write("</channel>\n</rss>\n")
     os.replace(temporary, path)
 
 
-def default_path(directory, items=DEFAULT_ITEMS, seed=DEFAULT_SEED):
-    return os.path.join(directory, f"generated-{items}-items-seed{seed}-v{GENERATOR_VERSION}.xml")
+def default_path(directory, items=DEFAULT_ITEMS, seed=DEFAULT_SEED, lean=False):
+    lean_part = "-lean" if lean else ""
+    return os.path.join(directory, f"generated-{items}-items-seed{seed}{lean_part}-v{GENERATOR_VERSION}.xml")
 
 
-def ensure(directory, items=DEFAULT_ITEMS, seed=DEFAULT_SEED):
+def ensure(directory, items=DEFAULT_ITEMS, seed=DEFAULT_SEED, lean=False):
     """The generated feed's path, writing it first when it is not cached yet."""
-    path = default_path(directory, items, seed)
+    path = default_path(directory, items, seed, lean)
     if not os.path.exists(path):
         os.makedirs(directory, exist_ok=True)
         print(f"bench: writing {path}", file=sys.stderr)
-        generate(path, items, seed)
+        generate(path, items, seed, lean)
     return path
 
 
@@ -316,11 +352,12 @@ def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--items", type=int, default=DEFAULT_ITEMS)
     parser.add_argument("--seed", type=int, default=DEFAULT_SEED)
+    parser.add_argument("--lean", action="store_true", help="short items (about 650 bytes each; see the notes)")
     parser.add_argument("--out", help="file to write (default: .build/bench/generated-…xml)")
     arguments = parser.parse_args()
-    path = arguments.out or default_path(".build/bench", arguments.items, arguments.seed)
+    path = arguments.out or default_path(".build/bench", arguments.items, arguments.seed, arguments.lean)
     os.makedirs(os.path.dirname(os.path.abspath(path)), exist_ok=True)
-    generate(path, arguments.items, arguments.seed)
+    generate(path, arguments.items, arguments.seed, arguments.lean)
     print(f"{path}: {os.path.getsize(path) / 1e6:.1f} MB, {arguments.items} items")
 
 

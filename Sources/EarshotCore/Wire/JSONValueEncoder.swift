@@ -6,7 +6,8 @@ import FoundationEssentials
 ///
 /// Follows JSONEncoder's default strategies: `Date` as its `Codable` form (seconds since 2001),
 /// `URL` as its absolute string, `Data` as base64, keys as given, `nil` optionals left out
-/// (`encodeIfPresent`), a `Float` as its shortest decimal.
+/// (`encodeIfPresent`), a `Float` as its shortest decimal. `codingPath` stays empty: building it
+/// for every nested value cost an array a value, and nothing Earshot encodes reads it.
 public struct JSONValueEncoder {
     public init() {}
 
@@ -100,8 +101,7 @@ private struct JSONValueEncoding: Encoder {
         case let value as URL: slot.content = .value(.string(value.absoluteString))
         case let value as Data: slot.content = .value(.string(value.base64EncodedString()))
         default:
-            let path = key.map { codingPath + [$0] } ?? codingPath
-            try value.encode(to: JSONValueEncoding(slot: slot, codingPath: path))
+            try value.encode(to: JSONValueEncoding(slot: slot, codingPath: []))
         }
     }
 
@@ -134,14 +134,14 @@ private struct JSONValueEncoding: Encoder {
         }
 
         mutating func nestedContainer<NestedKey: CodingKey>(keyedBy keyType: NestedKey.Type, forKey key: Key) -> KeyedEncodingContainer<NestedKey> {
-            JSONValueEncoding(slot: encoding.slot.member(key.stringValue), codingPath: codingPath + [key]).container(keyedBy: keyType)
+            JSONValueEncoding(slot: encoding.slot.member(key.stringValue), codingPath: []).container(keyedBy: keyType)
         }
         mutating func nestedUnkeyedContainer(forKey key: Key) -> any UnkeyedEncodingContainer {
-            JSONValueEncoding(slot: encoding.slot.member(key.stringValue), codingPath: codingPath + [key]).unkeyedContainer()
+            JSONValueEncoding(slot: encoding.slot.member(key.stringValue), codingPath: []).unkeyedContainer()
         }
         mutating func superEncoder() -> any Encoder { superEncoder(forKey: Key(stringValue: "super")!) }
         mutating func superEncoder(forKey key: Key) -> any Encoder {
-            JSONValueEncoding(slot: encoding.slot.member(key.stringValue), codingPath: codingPath + [key])
+            JSONValueEncoding(slot: encoding.slot.member(key.stringValue), codingPath: [])
         }
     }
 
