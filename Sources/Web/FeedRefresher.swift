@@ -124,6 +124,8 @@ public actor FeedRefresher {
         for waiter in feedWaiters.removeValue(forKey: feed.podcastID) ?? [] { waiter.resume(returning: outcome) }
         if waiting.isEmpty && inFlight.isEmpty {
             status.running = false
+            MemoryTrim.giveBack() // what the fetched feeds and their models took
+
             progress(status)
             libraryChanged()
             let waiters = runWaiters

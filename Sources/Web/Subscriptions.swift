@@ -47,6 +47,8 @@ public struct Subscriptions: Sendable {
         let trimmed = urlString.trimmingCharacters(in: .whitespacesAndNewlines)
         guard let url = URL(string: trimmed), FeedFetcher.isFetchable(url)
         else { throw SubscriptionError(status: 400, message: "not a feed address: \"\(trimmed)\" (use http:// or https://)") }
+        // The feed's bytes and model are gone when this returns: their pages go back to the system.
+        defer { MemoryTrim.giveBack() }
         if let existing = try await subscribed(trimmed) { return (try await refreshed(existing), false) }
 
         let response: FeedFetcher.Response
