@@ -28,6 +28,49 @@ public enum PodcastparserJSON {
 
     /// The document for a parsed feed (see the type's summary for the options it wants).
     public static func document(for content: FeedContent, fallbackTitle: String, maxEpisodes: Int? = nil) -> JSONValue {
+        var podcast = podcastFields(content, fallbackTitle: fallbackTitle)
+        var left = maxEpisodes.flatMap { $0 > 0 ? $0 : nil } ?? Int.max
+        podcast["episodes"] = .array(episodeOrder(content).compactMap { index in
+            guard left > 0, let json = episode(content.items[index])?.json else { return nil }
+            left -= 1
+            return json
+        })
+        return .object(podcast)
+    }
+
+    /// The same document as JSON text (keys sorted, `pretty`: JSONEncoder's layout), written episode by
+    /// episode: a 60,000-episode feed's document is never held whole (`earshot parse --json`).
+    public static func jsonBytes(parsing data: Data, url: URL, maxEpisodes: Int? = nil, pretty: Bool = true) throws -> [UInt8] {
+        let content = try FeedParser.parse(data, baseURL: url, keepingItemsWithoutEnclosure: true, keepingSourceText: true)
+        let podcast = podcastFields(content, fallbackTitle: Python.fileNameWithoutExtension(url.path))
+        let keys = (Array(podcast.keys) + ["episodes"]).sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
+        var writer = JSONTextWriter(pretty: pretty, sortedKeys: true)
+        writer.reserve(data.count * 4)
+        var left = maxEpisodes.flatMap { $0 > 0 ? $0 : nil } ?? Int.max
+        writer.writeObject(keys: keys, depth: 0) { key, writer in
+            guard key == "episodes" else { writer.write(podcast[key]!, depth: 1); return }
+            writer.writeArray(episodeOrder(content), depth: 1) { index, writer in
+                guard left > 0, let json = episode(content.items[index])?.json else { return false }
+                left -= 1
+                writer.write(json, depth: 2)
+                return true
+            }
+        }
+        return writer.take()
+    }
+
+    /// The items' indices in podcastparser's order: by date, newest first (oldest first for
+    /// `itunes:type` serial), stable as Python's sort (equal dates keep the document's order).
+    static func episodeOrder(_ content: FeedContent) -> [Int] {
+        let published = content.items.map { $0.published.map { Int($0.timeIntervalSince1970.rounded(.down)) } ?? 0 }
+        let oldestFirst = content.details.type == "serial"
+        return content.items.indices.sorted { a, b in
+            published[a] != published[b] ? (oldestFirst ? published[a] < published[b] : published[a] > published[b]) : a < b
+        }
+    }
+
+    /// The podcast's own keys (everything but `episodes`).
+    static func podcastFields(_ content: FeedContent, fallbackTitle: String) -> [String: JSONValue] {
         var podcast: [String: JSONValue] = [
             "title": .string(content.title.isEmpty ? fallbackTitle : content.title),
         ]
@@ -60,19 +103,8 @@ public enum PodcastparserJSON {
         podcast["paged_feed_first"] = details.pageFirstURL.map(JSONValue.string)
         podcast["paged_feed_next"] = details.pageNextURL.map(JSONValue.string)
 
-        var episodes = content.items.enumerated().compactMap { index, item in
-            episode(item).map { (index: index, published: $0.published, json: $0.json) }
-        }
-        let oldestFirst = details.type == "serial"
-        // Stable, as Python's sort: equal dates keep the document's order either way.
-        episodes.sort { a, b in
-            a.published != b.published ? (oldestFirst ? a.published < b.published : a.published > b.published)
-                : a.index < b.index
-        }
-        if let maxEpisodes, maxEpisodes > 0, episodes.count > maxEpisodes { episodes.removeLast(episodes.count - maxEpisodes) }
-        podcast["episodes"] = .array(episodes.map(\.json))
         podcast["earshot"] = extras(of: content)
-        return .object(podcast)
+        return podcast
     }
 
     /// One episode as podcastparser gives it, or nil for an item it leaves out.

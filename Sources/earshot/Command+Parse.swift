@@ -27,8 +27,7 @@ enum ParseCommand {
             // podcastparser's view needs what the model normally drops (items without media, the
             // values as written), so the mapping parses with those kept.
             do {
-                let document = try PodcastparserJSON.document(parsing: try source.data(), url: source.url)
-                var text = document.jsonBytes(pretty: true, sortedKeys: true)
+                var text = try PodcastparserJSON.jsonBytes(parsing: try source.data(), url: source.url)
                 text.append(UInt8(ascii: "\n"))
                 guard writeAll(text) else {
                     printError("cannot write the JSON: \(String(cString: strerror(errno)))")

@@ -44,4 +44,16 @@ import Testing
     func strategies() throws {
         #expect(try JSONValueEncoder().encode(Odd()) == Self.viaBytes(Odd()))
     }
+
+    @Test("earshot parse --json's streamed text is the whole document's, on every feed, with podcastparser's max_episodes too")
+    func streamedDocument() throws {
+        for file in Self.feeds {
+            let data = try Data(contentsOf: file)
+            for maxEpisodes in [nil, 2] as [Int?] {
+                guard let whole = try? PodcastparserJSON.document(parsing: data, url: file, maxEpisodes: maxEpisodes) else { continue }
+                let streamed = try PodcastparserJSON.jsonBytes(parsing: data, url: file, maxEpisodes: maxEpisodes)
+                #expect(streamed == whole.jsonBytes(pretty: true, sortedKeys: true), "\(file.lastPathComponent) \(String(describing: maxEpisodes))")
+            }
+        }
+    }
 }

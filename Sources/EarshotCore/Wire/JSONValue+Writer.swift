@@ -30,9 +30,56 @@ public struct JSONTextWriter {
         self.sortedKeys = sortedKeys
     }
 
-    mutating func reserve(_ count: Int) { bytes.reserveCapacity(count) }
+    public mutating func reserve(_ count: Int) { bytes.reserveCapacity(count) }
 
-    mutating func write(_ value: JSONValue, depth: Int) {
+    /// Hands over what was written so far and starts empty (for writing a long document in parts).
+    public mutating func take() -> [UInt8] {
+        defer { bytes.removeAll(keepingCapacity: true) }
+        return bytes
+    }
+
+    /// An object written member by member, for documents too big to hold as one `JSONValue`:
+    /// `member(key, writer)` writes the value of each of `keys` (in the order given) at `depth + 1`.
+    public mutating func writeObject(keys: [String], depth: Int, member: (String, inout JSONTextWriter) -> Void) {
+        if keys.isEmpty { append("{}"); return }
+        bytes.append(UInt8(ascii: "{"))
+        for (index, key) in keys.enumerated() {
+            if index > 0 { bytes.append(UInt8(ascii: ",")) }
+            newline(depth + 1)
+            writeString(key)
+            append(pretty ? " : " : ":")
+            member(key, &self)
+        }
+        newline(depth)
+        bytes.append(UInt8(ascii: "}"))
+    }
+
+    /// An array written element by element: `element(item, writer)` writes each at `depth + 1`;
+    /// false leaves that item out.
+    public mutating func writeArray<Items: Sequence>(_ items: Items, depth: Int,
+                                                     element: (Items.Element, inout JSONTextWriter) -> Bool) {
+        bytes.append(UInt8(ascii: "["))
+        var written = 0
+        for item in items {
+            let mark = bytes.count
+            if written > 0 { bytes.append(UInt8(ascii: ",")) }
+            newline(depth + 1)
+            if element(item, &self) {
+                written += 1
+            } else {
+                bytes.removeSubrange(mark...)
+            }
+        }
+        if written == 0 {
+            append("]")
+            return
+        }
+        newline(depth)
+        bytes.append(UInt8(ascii: "]"))
+    }
+
+    /// One value at `depth` (the nesting its first line is indented for).
+    public mutating func write(_ value: JSONValue, depth: Int) {
         switch value {
         case .null: append("null")
         case .bool(let flag): append(flag ? "true" : "false")
