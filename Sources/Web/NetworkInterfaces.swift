@@ -4,46 +4,41 @@ import Foundation
 /// allowlist) and the URLs `earshot serve --lan` prints.
 public enum NetworkInterfaces {
     /// The IPv4 addresses of interfaces that are up, loopback left out, in interface order.
-    public static func ipv4Addresses() -> [String] {
-        var list: UnsafeMutablePointer<ifaddrs>?
-        guard getifaddrs(&list) == 0, let first = list else { return [] }
-        defer { freeifaddrs(list) }
-        var addresses: [String] = []
-        for entry in sequence(first: first, next: { $0.pointee.ifa_next }) {
-            let flags = Int32(entry.pointee.ifa_flags)
-            guard let address = entry.pointee.ifa_addr, address.pointee.sa_family == sa_family_t(AF_INET),
-                  flags & Int32(IFF_UP) != 0, flags & Int32(IFF_LOOPBACK) == 0 else { continue }
-            var text = [CChar](repeating: 0, count: Int(INET_ADDRSTRLEN))
-            address.withMemoryRebound(to: sockaddr_in.self, capacity: 1) { inet in
-                var raw = inet.pointee.sin_addr
-                _ = inet_ntop(AF_INET, &raw, &text, socklen_t(text.count))
-            }
-            let name = String(decoding: text.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
-            if !addresses.contains(name) { addresses.append(name) }
-        }
-        return addresses
-    }
+    public static func ipv4Addresses() -> [String] { addresses(family: AF_INET) }
 
     /// The IPv6 addresses of interfaces that are up that a browser can be pointed at: loopback and
     /// link-local (fe80::/10, which a URL would need a zone for) left out; global and unique-local
     /// (fd00::/8) ones, in interface order.
     public static func ipv6Addresses() -> [String] {
+        addresses(family: AF_INET6).filter { name in
+            !["fe8", "fe9", "fea", "feb", "::ffff:"].contains(where: name.hasPrefix) && name != "::1"
+        }
+    }
+
+    /// The addresses of `family` (AF_INET or AF_INET6) of interfaces that are up, not loopback, as
+    /// text (lowercase), each once, in interface order.
+    private static func addresses(family: Int32) -> [String] {
         var list: UnsafeMutablePointer<ifaddrs>?
         guard getifaddrs(&list) == 0, let first = list else { return [] }
         defer { freeifaddrs(list) }
         var addresses: [String] = []
         for entry in sequence(first: first, next: { $0.pointee.ifa_next }) {
             let flags = Int32(entry.pointee.ifa_flags)
-            guard let address = entry.pointee.ifa_addr, address.pointee.sa_family == sa_family_t(AF_INET6),
+            guard let address = entry.pointee.ifa_addr, address.pointee.sa_family == sa_family_t(family),
                   flags & Int32(IFF_UP) != 0, flags & Int32(IFF_LOOPBACK) == 0 else { continue }
             var text = [CChar](repeating: 0, count: Int(INET6_ADDRSTRLEN))
-            address.withMemoryRebound(to: sockaddr_in6.self, capacity: 1) { inet in
-                var raw = inet.pointee.sin6_addr
-                _ = inet_ntop(AF_INET6, &raw, &text, socklen_t(text.count))
+            if family == AF_INET6 {
+                address.withMemoryRebound(to: sockaddr_in6.self, capacity: 1) { inet in
+                    var raw = inet.pointee.sin6_addr
+                    _ = inet_ntop(AF_INET6, &raw, &text, socklen_t(text.count))
+                }
+            } else {
+                address.withMemoryRebound(to: sockaddr_in.self, capacity: 1) { inet in
+                    var raw = inet.pointee.sin_addr
+                    _ = inet_ntop(AF_INET, &raw, &text, socklen_t(text.count))
+                }
             }
             let name = String(decoding: text.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self).lowercased()
-            guard !name.hasPrefix("fe8"), !name.hasPrefix("fe9"), !name.hasPrefix("fea"), !name.hasPrefix("feb"),
-                  !name.hasPrefix("::ffff:"), name != "::1" else { continue }
             if !addresses.contains(name) { addresses.append(name) }
         }
         return addresses
