@@ -22,6 +22,7 @@ extension LWSServer {
         case LWS_CALLBACK_HTTP_BODY:
             let conn = connection(wsi)
             if conn.refused { return 0 }
+            if conn.chunked != nil { return chunkedBody(wsi, conn, input, len) }
             if conn.body.count + len > Self.maxBody { conn.bodyTooLarge = true; conn.body = Data() }
             else if let input, len > 0 { conn.body.append(input.assumingMemoryBound(to: UInt8.self), count: len) }
             return 0
@@ -143,14 +144,41 @@ extension LWSServer {
         }
         let declared = Int(conn.headers["content-length"] ?? "") ?? 0
         if declared > Self.maxBody { return refuse(wsi, conn, 413, "request body too large", close: true) }
-        // libwebsockets 4.1 reads a request body by its Content-Length only: chunks would be lost (the
-        // request carried out with an empty body) or hang. Refused in words instead.
-        if conn.headers["transfer-encoding"] != nil {
-            return refuse(wsi, conn, 411, "send the request body with a Content-Length (chunked bodies are not accepted)", close: true)
+        if let encoding = conn.headers["transfer-encoding"] {
+            // Chunked bodies are decoded here (ChunkedBody: lws hands them over raw); nothing else.
+            guard encoding.trimmingCharacters(in: .whitespaces).lowercased() == "chunked",
+                  ["POST", "PUT", "PATCH"].contains(conn.method) else {
+                return refuse(wsi, conn, 411, "send the request body with a Content-Length or as Transfer-Encoding: chunked", close: true)
+            }
+            // Both framings at once is how requests are smuggled past proxies: refused.
+            guard conn.headers["content-length"] == nil else {
+                return refuse(wsi, conn, 400, "a request may not have both Content-Length and Transfer-Encoding", close: true)
+            }
+            conn.chunked = ChunkedBody(limit: Self.maxBody)
+            return 0 // the body follows: LWS_CALLBACK_HTTP_BODY
         }
         if changesState && declared > 0 { return 0 } // the body follows: LWS_CALLBACK_HTTP_BODY
         dispatch(conn)
         return 0
+    }
+
+    /// A piece of a chunked body: decoded; the request is carried out once its last chunk is in, and
+    /// the connection closes after the answer (lws still counts the body as going on).
+    private func chunkedBody(_ wsi: OpaquePointer, _ conn: Connection, _ input: UnsafeMutableRawPointer?, _ len: Int) -> Int32 {
+        guard !conn.dispatched, let input, len > 0 else { return 0 }
+        switch conn.chunked!.feed(UnsafeRawBufferPointer(start: input, count: len)) {
+        case .needMore:
+            return 0
+        case .done:
+            conn.body = Data(conn.chunked!.body)
+            conn.closeAfterResponse = true
+            dispatch(conn)
+            return 0
+        case .tooLarge:
+            return refuse(wsi, conn, 413, "request body too large", close: true)
+        case .malformed(let reason):
+            return refuse(wsi, conn, 400, "malformed chunked body: \(reason)", close: true)
+        }
     }
 
     private func method(_ wsi: OpaquePointer) -> String {

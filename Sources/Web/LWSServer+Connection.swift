@@ -21,6 +21,8 @@ extension LWSServer {
         var headers: [String: String] = [:]
         var body = Data()
         var bodyTooLarge = false
+        /// A `Transfer-Encoding: chunked` body being decoded (nil: read by its Content-Length).
+        var chunked: ChunkedBody?
 
         // The HTTP response being written.
         var response: HTTPResponse?
@@ -42,7 +44,7 @@ extension LWSServer {
         init(id: ClientID) { self.id = id }
 
         func resetRequest() {
-            method = "GET"; path = "/"; query = [:]; headers = [:]; body = Data(); bodyTooLarge = false; refused = false; dispatched = false
+            method = "GET"; path = "/"; query = [:]; headers = [:]; body = Data(); bodyTooLarge = false; chunked = nil; refused = false; dispatched = false
         }
 
         var request: HTTPRequest {

@@ -150,6 +150,7 @@ extension LWSServer {
         for (id, response) in responses {
             guard let wsi = wsiByClient[id], let conn = connections[key(wsi)] else { continue }
             conn.response = response
+            if conn.closeAfterResponse { conn.response?.headers.append(("connection", "close")) }
             conn.headersSent = false
             conn.offset = 0
             lws_callback_on_writable(wsi)

@@ -39,21 +39,50 @@ struct RequestChecksTests {
         }
     }
 
-    @Test("a chunked request body is refused with 411 in words and never carried out (lws reads bodies by Content-Length only)")
+    /// Sends `head` and then `body` (already framed) on a fresh connection; the answer.
+    static func raw(port: Int, _ head: [String], _ body: String) async throws -> RawHTTP.Response {
+        try await offThePool {
+            let socket = try LoopbackSocket(port: port, timeout: 5)
+            try socket.write(head.joined(separator: "\r\n") + "\r\n\r\n" + body)
+            return try RawHTTP.readResponse(socket)
+        }
+    }
+
+    /// `text` as chunks of `size` bytes, the last chunk and an empty trailer section.
+    static func chunked(_ text: String, size: Int) -> String {
+        let bytes = Array(text.utf8)
+        var framed = ""
+        for start in stride(from: 0, to: bytes.count, by: size) {
+            let piece = bytes[start..<min(start + size, bytes.count)]
+            framed += String(piece.count, radix: 16) + "\r\n" + String(decoding: piece, as: UTF8.self) + "\r\n"
+        }
+        return framed + "0\r\n\r\n"
+    }
+
+    @Test("a chunked request body is read up to the size limit and carried out; bad framing is 400, too much 413, both framings 400")
     func chunkedBody() async throws {
         let fixture = try FixtureHTTPServer()
         defer { fixture.stop() }
+        fixture.set("/feed.xml", body: Data(#"<rss version="2.0"><channel><title>Chunked</title><item><title>One</title><enclosure url="http://127.0.0.1:1/a.mp3" type="audio/mpeg" length="3"/></item></channel></rss>"#.utf8))
         try await ServerHarness.with { h in
-            let socket = try LoopbackSocket(port: h.port, timeout: 5)
-            let json = #"{"url":"\#(fixture.url("/feed.xml").absoluteString)"}"#
             let head = ["POST /api/subscriptions HTTP/1.1", "Host: 127.0.0.1:\(h.port)", "Content-Type: application/json",
-                        "Transfer-Encoding: chunked"].joined(separator: "\r\n") + "\r\n\r\n"
-            try socket.write(head + String(json.utf8.count, radix: 16) + "\r\n" + json + "\r\n0\r\n\r\n")
-            let answer = try RawHTTP.readResponse(socket)
-            #expect(answer.status == 411)
-            #expect(answer.text.contains("Content-Length"), "\(answer.text)")
-            #expect(fixture.requests.isEmpty, "the refused request was carried out")
-            #expect(await socket.waitForClose())
+                        "Transfer-Encoding: chunked"]
+            let json = #"{"url":"\#(fixture.url("/feed.xml").absoluteString)"}"#
+            let added = try await Self.raw(port: h.port, head, Self.chunked(json, size: 7))
+            #expect(added.status == 201, "\(added.status) \(added.text)")
+            #expect(added.text.contains("Chunked"))
+            #expect(fixture.requests.count == 1)
+
+            let broken = try await Self.raw(port: h.port, head, "zz\r\n" + json + "\r\n0\r\n\r\n")
+            #expect(broken.status == 400 && broken.text.contains("chunk"), "\(broken.status) \(broken.text)")
+            let big = #"{"url":""# + String(repeating: "a", count: LWSServer.maxBody) + #""}"#
+            let tooLarge = try await Self.raw(port: h.port, head, Self.chunked(big, size: 60_000))
+            #expect(tooLarge.status == 413)
+            let both = try await Self.raw(port: h.port, head + ["Content-Length: \(json.utf8.count)"], json)
+            #expect(both.status == 400, "\(both.status) \(both.text)")
+            let gzip = try await Self.raw(port: h.port, head.dropLast() + ["Transfer-Encoding: gzip, chunked"], Self.chunked(json, size: 7))
+            #expect(gzip.status == 411)
+            #expect(fixture.requests.count == 1, "a refused request was carried out")
         }
     }
 
