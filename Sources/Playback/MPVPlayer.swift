@@ -58,6 +58,9 @@ public final class MPVPlayer: @unchecked Sendable {
             // references or call out to youtube-dl.
             ("ytdl", "no"), ("load-scripts", "no"), ("access-references", "no"),
             ("load-unsafe-playlists", "no"),
+            // mpv's built-in Lua scripts (the stats overlay, the console, auto-profiles) are for a
+            // window Earshot does not have: each is a Lua state and a thread (~3 MB idle).
+            ("load-stats-overlay", "no"), ("load-osd-console", "no"), ("load-auto-profiles", "no"),
             // Speed keeps the pitch: scaletempo2 named in the chain rather than left to
             // audio-pitch-correction's choice, so it is the same on every mpv and can be checked.
             ("audio-pitch-correction", "yes"), ("af", "@tempo:scaletempo2"),
