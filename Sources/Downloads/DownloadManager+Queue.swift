@@ -57,7 +57,6 @@ extension DownloadManager {
         job.userAgent = configuration.userAgent
         job.connectTimeout = configuration.connectTimeout
         job.stallTimeout = configuration.stallTimeout
-        job.caFile = configuration.caFile
         let transfer = Transfer(job) { event in sink.yield((episode: id, token: token, event: event)) }
         active[id] = Running(token: token, transfer: transfer)
         commit(item)
@@ -116,7 +115,7 @@ extension DownloadManager {
             }
             items[id] = item
             persist(.save(item)) // the validators: a crash from here on resumes
-            persist(.stored(stored)) // the transfer writes its first byte once they are in the library
+            persist(.afterward { stored.fire() }) // the transfer writes its first byte once they are in the library
             changed()
         case .progress(let bytes):
             guard transition(&item, .progress(bytes: bytes), now: now) else { return }

@@ -27,8 +27,6 @@ public actor DownloadManager {
         /// Seconds without a byte before a transfer counts as stalled (and is retried).
         public var stallTimeout = 60
         public var userAgent = Earshot.userAgent
-        /// The PEM bundle HTTPS is verified against instead of the system's (`--ca-file`).
-        public var caFile: String?
 
         public init(folder: URL) { self.folder = folder }
     }
@@ -93,8 +91,7 @@ public actor DownloadManager {
                     case .progress(let id, let bytes): try await store.saveDownloadProgress(episodeID: id, bytes: bytes)
                     case .remove(let id): try await store.removeDownload(episodeID: id)
                     case .setting(let key, let value): try await store.setSetting(key, value)
-                    case .flush(let done): done.resume()
-                    case .stored(let signal): signal.fire()
+                    case .afterward(let then): then()
                     }
                 } catch {
                     // The state in memory goes on; the next write of this download tries again.
@@ -162,10 +159,9 @@ public actor DownloadManager {
         case progress(episode: Int64, bytes: Int64)
         case remove(episode: Int64)
         case setting(key: String, value: String)
-        /// Resumed once everything before it is written.
-        case flush(CheckedContinuation<Void, Never>)
-        /// Fired once everything before it is written (or failed to be).
-        case stored(StoredSignal)
+        /// Called once everything before it is written (or failed to be): `flush`, and a transfer
+        /// waiting to write its first byte (`StoredSignal`).
+        case afterward(@Sendable () -> Void)
     }
 
     func persist(_ write: Write) { writeSink.yield(write) }
@@ -173,7 +169,7 @@ public actor DownloadManager {
     /// Waits until every write handed to `persist` so far is in the library.
     public func flush() async {
         await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
-            writeSink.yield(.flush(done))
+            writeSink.yield(.afterward { done.resume() })
         }
     }
 }

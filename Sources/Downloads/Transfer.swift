@@ -20,7 +20,6 @@ final class Transfer: @unchecked Sendable {
         var userAgent = Earshot.userAgent
         var connectTimeout = 30
         var stallTimeout = 60
-        var caFile: String?
     }
 
     /// What the transfer tells the manager. Every transfer ends with exactly one of
@@ -98,7 +97,6 @@ final class Transfer: @unchecked Sendable {
         options.userAgent = job.userAgent
         options.connectTimeout = job.connectTimeout
         options.stallTimeout = job.stallTimeout
-        options.caFile = job.caFile
         if offset > 0, let validator = DownloadValidator.ifRange(etag: job.etag, lastModified: job.lastModified) {
             options.headers = ["Range: bytes=\(offset)-", "If-Range: \(validator)"]
         }

@@ -27,12 +27,4 @@ package struct CurlFailure: Error, Sendable, Equatable {
         self.kind = kind
         self.detail = detail
     }
-
-    /// A retry later may help: the network, not the address or the certificate.
-    package var isTransient: Bool {
-        switch kind {
-        case .hostNotFound, .cannotConnect, .timedOut, .closedEarly, .other: true
-        case .notHTTP, .tooManyRedirects, .certificateNotTrusted, .secureConnectionFailed, .badEncoding: false
-        }
-    }
 }

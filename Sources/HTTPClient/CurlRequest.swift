@@ -9,8 +9,8 @@ import Foundation
 /// Linux it takes no CA file, so a private CA could not reach feeds.)
 ///
 /// The only file that imports `CCurl`. Redirects are followed (at most 10, http and https only).
-/// Certificates are always verified, against `Options.caFile` or else `HTTPTrust.caFile` or else
-/// the system's roots. Downloads send no `Accept-Encoding`, so the body is the file's bytes exactly.
+/// Certificates are always verified, against `HTTPTrust.caFile` (`--ca-file`) or else the system's
+/// roots. Downloads send no `Accept-Encoding`, so the body is the file's bytes exactly.
 package final class CurlRequest {
     package struct Options: Sendable {
         package var url: String
@@ -23,8 +23,6 @@ package final class CurlRequest {
         package var maxRedirects = 10
         /// libcurl's receive buffer; 512 KiB is its largest.
         package var bufferSize = 512 * 1024
-        /// Verify HTTPS against this PEM bundle; nil: `HTTPTrust.caFile`, else the system's roots.
-        package var caFile: String?
         /// Seconds with no byte received (headers or body) before the request fails as timed out;
         /// nil: only `stallTimeout`. (libcurl's low-speed check averages over a window, so a burst
         /// followed by silence would take several times its limit to trip.)
@@ -91,7 +89,7 @@ package final class CurlRequest {
         // Certificates are always verified (libcurl's default, stated): a bad one fails the download.
         _ = earshot_curl_set_long(handle, CURLOPT_SSL_VERIFYPEER, 1)
         _ = earshot_curl_set_long(handle, CURLOPT_SSL_VERIFYHOST, 2)
-        if let caFile = options.caFile ?? HTTPTrust.caFile { _ = earshot_curl_set_string(handle, CURLOPT_CAINFO, caFile) }
+        if let caFile = HTTPTrust.caFile { _ = earshot_curl_set_string(handle, CURLOPT_CAINFO, caFile) }
         // "": every encoding this libcurl decodes; the body handed on is decoded.
         if options.compressed { _ = earshot_curl_set_string(handle, CURLOPT_ACCEPT_ENCODING, "") }
         _ = earshot_curl_set_list(handle, CURLOPT_HTTPHEADER, list)

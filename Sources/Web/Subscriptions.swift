@@ -11,10 +11,10 @@ public struct SubscriptionError: Error, Sendable, CustomStringConvertible {
     public var description: String { message }
 
     /// A failure of the library behind a subscription: logged with its detail; the client is told
-    /// what failed, never an error's description (SQL, paths).
+    /// what failed and, for a full disk or a read-only library, why (`reportedFailure`) — never an
+    /// error's description (SQL, paths).
     static func internalFailure(_ what: String, _ error: any Error) -> SubscriptionError {
-        Log.error("subscriptions", "\(what): \(String(reflecting: error))")
-        return SubscriptionError(status: 500, message: "\(what) (the server's log says why)")
+        SubscriptionError(status: 500, message: reportedFailure(what, error, area: "subscriptions"))
     }
 }
 

@@ -104,7 +104,6 @@ do { player = try MPVPlayer(audioOutput: options.audioOutput, caFile: caBundle) 
 }
 // Offline copies live in DATA/downloads; the manager starts (and resumes what was running) below.
 var downloadSettings = DownloadManager.Configuration(folder: options.dataDirectory.appendingPathComponent("downloads"))
-downloadSettings.caFile = caBundle
 let downloads = DownloadManager(store: store, configuration: downloadSettings)
 let localFiles = downloads.localFiles
 // A downloaded episode plays from its file (network or not). Root-relative media ("/demo/…") is

@@ -10,3 +10,11 @@ public protocol ExplainedFailure: Error {
 public func plainReason(of error: any Error) -> String? {
     (error as? any ExplainedFailure)?.plainReason
 }
+
+/// What a client is told when the work behind `what` ("could not save the played mark") failed:
+/// `what` and the error's plain reason when it has one, else that the server's log says why. The
+/// error's detail (SQL, paths) goes to the log under `area`, never to a client.
+public func reportedFailure(_ what: String, _ error: any Error, area: String) -> String {
+    Log.error(area, "\(what): \(String(reflecting: error))")
+    return plainReason(of: error).map { "\(what): \($0)" } ?? "\(what) (the server's log says why)"
+}

@@ -8,8 +8,6 @@ public struct CommandError: Error, Sendable, Equatable {
     /// A failure of the library or the system behind a command: the detail goes to the log, the
     /// client is told `what` failed (never an error's description, SQL or a path).
     public static func internalFailure(_ what: String, _ error: any Error) -> CommandError {
-        Log.error("command", "\(what): \(String(reflecting: error))")
-        if let reason = plainReason(of: error) { return CommandError("\(what): \(reason)") }
-        return CommandError("\(what) (the server's log says why)")
+        CommandError(reportedFailure(what, error, area: "command"))
     }
 }

@@ -108,8 +108,9 @@ public struct JSONTextWriter {
                 write(value, depth: depth + 1)
             }
             if sortedKeys {
-                for key in members.keys.sorted(by: { $0.utf8.lexicographicallyPrecedes($1.utf8) }) {
-                    member(key, members[key]!)
+                // The pairs sorted, not the keys (each looked up again: a hash per member).
+                for (key, value) in members.sorted(by: { $0.key.utf8.lexicographicallyPrecedes($1.key.utf8) }) {
+                    member(key, value)
                 }
             } else {
                 for (key, value) in members { member(key, value) }

@@ -13,7 +13,7 @@ public struct JSONValueEncoder {
 
     public func encode<Value: Encodable>(_ value: Value) throws -> JSONValue {
         let slot = Slot()
-        try JSONValueEncoding(slot: slot, codingPath: []).box(value, into: slot)
+        try JSONValueEncoding(slot: slot).box(value, into: slot)
         return slot.resolved
     }
 }
@@ -24,7 +24,7 @@ private final class Slot {
         case empty
         case value(JSONValue)
         case array([Slot])
-        case object([(String, Slot)])
+        case object([String: Slot])
     }
     var content = Content.empty
 
@@ -33,11 +33,7 @@ private final class Slot {
         case .empty: return .object([:]) // a type that asked for no container: JSONEncoder writes {}
         case .value(let value): return value
         case .array(let slots): return .array(slots.map(\.resolved))
-        case .object(let members):
-            var object: [String: JSONValue] = [:]
-            object.reserveCapacity(members.count)
-            for (key, slot) in members { object[key] = slot.resolved }
-            return .object(object)
+        case .object(let members): return .object(members.mapValues(\.resolved))
         }
     }
 
@@ -57,10 +53,10 @@ private final class Slot {
         let slot = Slot()
         if case .object(var members) = content {
             content = .empty
-            if let index = members.firstIndex(where: { $0.0 == key }) { members[index].1 = slot } else { members.append((key, slot)) }
+            members[key] = slot // a key encoded again replaces the first, as JSONEncoder does
             content = .object(members)
         } else {
-            content = .object([(key, slot)])
+            content = .object([key: slot])
         }
         return slot
     }
@@ -68,16 +64,13 @@ private final class Slot {
 
 private struct JSONValueEncoding: Encoder {
     let slot: Slot
-    var codingPath: [any CodingKey]
+    var codingPath: [any CodingKey] { [] }
     var userInfo: [CodingUserInfoKey: Any] { [:] }
 
-    init(slot: Slot, codingPath: [any CodingKey]) {
-        self.slot = slot
-        self.codingPath = codingPath
-    }
+    init(slot: Slot) { self.slot = slot }
 
     func container<Key: CodingKey>(keyedBy type: Key.Type) -> KeyedEncodingContainer<Key> {
-        if case .object = slot.content {} else { slot.content = .object([]) }
+        if case .object = slot.content {} else { slot.content = .object([:]) }
         return KeyedEncodingContainer(Keyed<Key>(encoding: self))
     }
 
@@ -90,7 +83,7 @@ private struct JSONValueEncoding: Encoder {
 
     /// `value` into `slot`: the scalars and JSONEncoder's special cases directly, the rest through
     /// its own `encode(to:)`.
-    func box<Value: Encodable>(_ value: Value, into slot: Slot, key: (any CodingKey)? = nil) throws {
+    func box<Value: Encodable>(_ value: Value, into slot: Slot) throws {
         switch value {
         case let value as JSONValue: slot.content = .value(value)
         case let value as String: slot.content = .value(.string(value))
@@ -101,7 +94,7 @@ private struct JSONValueEncoding: Encoder {
         case let value as URL: slot.content = .value(.string(value.absoluteString))
         case let value as Data: slot.content = .value(.string(value.base64EncodedString()))
         default:
-            try value.encode(to: JSONValueEncoding(slot: slot, codingPath: []))
+            try value.encode(to: JSONValueEncoding(slot: slot))
         }
     }
 
@@ -130,18 +123,18 @@ private struct JSONValueEncoding: Encoder {
         mutating func encode(_ value: UInt32, forKey key: Key) throws { set(JSONValueEncoding.number(value), key) }
         mutating func encode(_ value: UInt64, forKey key: Key) throws { set(JSONValueEncoding.number(value), key) }
         mutating func encode<T: Encodable>(_ value: T, forKey key: Key) throws {
-            try encoding.box(value, into: encoding.slot.member(key.stringValue), key: key)
+            try encoding.box(value, into: encoding.slot.member(key.stringValue))
         }
 
         mutating func nestedContainer<NestedKey: CodingKey>(keyedBy keyType: NestedKey.Type, forKey key: Key) -> KeyedEncodingContainer<NestedKey> {
-            JSONValueEncoding(slot: encoding.slot.member(key.stringValue), codingPath: []).container(keyedBy: keyType)
+            JSONValueEncoding(slot: encoding.slot.member(key.stringValue)).container(keyedBy: keyType)
         }
         mutating func nestedUnkeyedContainer(forKey key: Key) -> any UnkeyedEncodingContainer {
-            JSONValueEncoding(slot: encoding.slot.member(key.stringValue), codingPath: []).unkeyedContainer()
+            JSONValueEncoding(slot: encoding.slot.member(key.stringValue)).unkeyedContainer()
         }
         mutating func superEncoder() -> any Encoder { superEncoder(forKey: Key(stringValue: "super")!) }
         mutating func superEncoder(forKey key: Key) -> any Encoder {
-            JSONValueEncoding(slot: encoding.slot.member(key.stringValue), codingPath: [])
+            JSONValueEncoding(slot: encoding.slot.member(key.stringValue))
         }
     }
 
@@ -170,12 +163,12 @@ private struct JSONValueEncoding: Encoder {
         mutating func encode<T: Encodable>(_ value: T) throws { try encoding.box(value, into: encoding.slot.append()) }
 
         mutating func nestedContainer<NestedKey: CodingKey>(keyedBy keyType: NestedKey.Type) -> KeyedEncodingContainer<NestedKey> {
-            JSONValueEncoding(slot: encoding.slot.append(), codingPath: codingPath).container(keyedBy: keyType)
+            JSONValueEncoding(slot: encoding.slot.append()).container(keyedBy: keyType)
         }
         mutating func nestedUnkeyedContainer() -> any UnkeyedEncodingContainer {
-            JSONValueEncoding(slot: encoding.slot.append(), codingPath: codingPath).unkeyedContainer()
+            JSONValueEncoding(slot: encoding.slot.append()).unkeyedContainer()
         }
-        mutating func superEncoder() -> any Encoder { JSONValueEncoding(slot: encoding.slot.append(), codingPath: codingPath) }
+        mutating func superEncoder() -> any Encoder { JSONValueEncoding(slot: encoding.slot.append()) }
     }
 
     struct Single: SingleValueEncodingContainer {
