@@ -56,8 +56,6 @@ import sys
 import tempfile
 import threading
 import time
-import urllib.parse
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
@@ -65,6 +63,9 @@ CACHE = os.path.join(ROOT, ".build", "bench")
 OUT = os.path.join(CACHE, "memory.md")
 sys.path.insert(0, HERE)
 import make_feed  # noqa: E402
+# The loopback file server of the host tests (Range, HEAD, `put_prefix`), not a copy of it.
+sys.path.insert(0, os.path.join(ROOT, "Tests", "host"))
+from hostserver import FileServer  # noqa: E402,F401  (bench/soak.py imports it from here too)
 
 SERVING = re.compile(r"Earshot is serving on http://127\.0\.0\.1:(\d+)/")
 GNU_TIME = "/usr/bin/time"
@@ -291,96 +292,7 @@ def settle(pid, minimum=3.0, maximum=15.0, tolerance_kb=64, since=None):
     return memory_mb(pid), time.monotonic() - start
 
 
-# ------------------------------------------------------------------------------ loopback files
-
-class FileServer:
-    """Serves bytes on http://127.0.0.1:PORT/PATH from threads of this process: `put(path, body,
-    type)` (replaceable at any time), `put_prefix(prefix, body, type)` for every other path under
-    it, `Range` honoured (mpv and downloads), `HEAD` too."""
-
-    def __init__(self):
-        routes = self.routes = {}
-        prefixes = self.prefixes = {}
-        lock = self.lock = threading.Lock()
-        self.hits = {}
-        hits = self.hits
-
-        class Handler(BaseHTTPRequestHandler):
-            protocol_version = "HTTP/1.1"
-
-            def log_message(self, *args):
-                pass
-
-            def do_HEAD(self):
-                self.answer(False)
-
-            def do_GET(self):
-                self.answer(True)
-
-            def answer(self, with_body):
-                path = urllib.parse.urlsplit(self.path).path
-                with lock:
-                    route = routes.get(path)
-                    if route is None:
-                        route = next((v for k, v in prefixes.items() if path.startswith(k)), None)
-                    hits[path] = hits.get(path, 0) + 1
-                if route is None:
-                    self.send_error(404)
-                    return
-                body, kind = route
-                status, extra = 200, []
-                wanted = self.headers.get("Range", "")
-                if wanted.startswith("bytes="):
-                    first, _, last = wanted[6:].split(",")[0].partition("-")
-                    try:
-                        start = int(first) if first else max(0, len(body) - int(last))
-                        end = min(int(last) if (last and first) else len(body) - 1, len(body) - 1)
-                    except ValueError:
-                        start, end = 0, len(body) - 1
-                    if start >= len(body):
-                        self.send_response(416)
-                        self.send_header("Content-Range", f"bytes */{len(body)}")
-                        self.send_header("Content-Length", "0")
-                        self.end_headers()
-                        return
-                    extra.append(("Content-Range", f"bytes {start}-{end}/{len(body)}"))
-                    body, status = body[start:end + 1], 206
-                self.send_response(status)
-                self.send_header("Content-Type", kind)
-                self.send_header("Content-Length", str(len(body)))
-                self.send_header("Accept-Ranges", "bytes")
-                for name, value in extra:
-                    self.send_header(name, value)
-                self.end_headers()
-                if with_body:
-                    try:
-                        self.wfile.write(body)
-                    except (BrokenPipeError, ConnectionResetError):
-                        pass
-
-        class Quiet(ThreadingHTTPServer):
-            daemon_threads = True
-
-            def handle_error(self, request, client_address):
-                pass
-
-        self.httpd = Quiet(("127.0.0.1", 0), Handler)
-        self.base = f"http://127.0.0.1:{self.httpd.server_address[1]}"
-        threading.Thread(target=self.httpd.serve_forever, daemon=True).start()
-
-    def put(self, path, body, kind="application/octet-stream"):
-        with self.lock:
-            self.routes[path] = (body if isinstance(body, bytes) else body.encode(), kind)
-        return self.base + path
-
-    def put_prefix(self, prefix, body, kind="application/octet-stream"):
-        with self.lock:
-            self.prefixes[prefix] = (body, kind)
-
-    def close(self):
-        self.httpd.shutdown()
-        self.httpd.server_close()
-
+# ------------------------------------------------------------------------------ the growing feed
 
 def newer_items(count, older, seed):
     """`count` lean items newer than an `older`-item make_feed feed (numbers older+1 …, newest first)."""

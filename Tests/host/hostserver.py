@@ -366,6 +366,7 @@ class FileServer:
 
     def __init__(self, tls=None, validators=False):
         self.routes = {}
+        self.prefixes = {}  # path prefix -> (body, type) for every path under it (`put_prefix`)
         self.hits = {}
         self.rates = {}  # path -> bytes a second (`put(..., rate=)`); absent: as fast as it goes
         self.etags = {}  # path -> strong ETag of its body (sent with `validators`)
@@ -398,6 +399,8 @@ class FileServer:
                 wanted = self.headers.get("Range", "")
                 with lock:
                     route = routes.get(path)
+                    if route is None:
+                        route = next((v for k, v in owner.prefixes.items() if path.startswith(k)), None)
                     hits[path] = hits.get(path, 0) + 1
                     rate, etag = rates.get(path), etags.get(path)
                     requests.append(Request(time.monotonic(), path, self.headers.get("Range"),
@@ -479,6 +482,13 @@ class FileServer:
             else:
                 self.rates.pop(path, None)
         return self.base + path
+
+    def put_prefix(self, prefix, body, content_type="application/octet-stream"):
+        """Serves `body` at every path under `prefix` that has no `put` of its own (many enclosures
+        of one file)."""
+        data = body.encode() if isinstance(body, str) else bytes(body)
+        with self._lock:
+            self.prefixes[prefix] = (data, content_type)
 
     def set_rate(self, path, rate):
         """From the next request on, `path` is sent at about `rate` bytes a second (None: at full speed)."""

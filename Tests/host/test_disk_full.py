@@ -62,7 +62,9 @@ WAIT = 30                     # the longest any one thing may take
 @pytest.fixture
 def tmpfs(tmp_path):
     """`tmpfs(size)` mounts a tmpfs of `size` (mount's syntax: "8m") on a new folder and returns
-    it; every mount is unmounted after the test, whatever happened (lazily when still busy)."""
+    (the mount, its empty `data` folder for the server, an `audio` folder off the small disk for the
+    test's own files); every mount is unmounted after the test, whatever happened (lazily when still
+    busy)."""
     if os.geteuid() != 0:
         pytest.skip("mounting a small tmpfs for the data folder needs root (this process is not root)")
     mounted = []
@@ -75,7 +77,10 @@ def tmpfs(tmp_path):
         if result.returncode != 0:
             pytest.skip(f"cannot mount a tmpfs (CAP_SYS_ADMIN needed?): {result.stderr.strip() or result.returncode}")
         mounted.append(point)
-        return point
+        (point / "data").mkdir()
+        source = tmp_path / "audio"
+        source.mkdir(exist_ok=True)
+        return point, point / "data", source
 
     yield mount
     for point in reversed(mounted):
@@ -270,12 +275,8 @@ def test_download_larger_than_the_disk(tmpfs):
        are there, the small download is done and the big one is still `failed` (not started again
        to fill the disk anew). The library file passes `PRAGMA integrity_check`.
     """
-    disk = tmpfs(DOWNLOAD_DISK)
-    data = disk / "data"
-    data.mkdir()
+    disk, data, source = tmpfs(DOWNLOAD_DISK)
     problems = []
-    source = disk.parent / "audio"
-    source.mkdir()
     small_wav = audio.write_tone(source / "small.wav", 440, 5)
     honest_body = b"ID3" + bytes(BIG - 3)
     with hostserver.FileServer() as files:
@@ -394,12 +395,8 @@ def test_refresh_when_the_library_cannot_grow(tmpfs):
     The filler is deleted and the feed refreshed again: no failure, the podcast's status is `ok`
     with no error, all 2,505 episodes are there, the first 5 with their positions and marks. With
     the server stopped, the library file passes `PRAGMA integrity_check` and holds the same."""
-    disk = tmpfs(REFRESH_DISK)
-    data = disk / "data"
-    data.mkdir()
+    disk, data, source = tmpfs(REFRESH_DISK)
     problems = []
-    source = disk.parent / "audio"
-    source.mkdir()
     with hostserver.FileServer(validators=True) as files:
         tone = audio.write_tone(source / "tone.wav", 440, 30)
         items = []
