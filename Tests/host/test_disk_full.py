@@ -88,6 +88,18 @@ def tmpfs(tmp_path):
             subprocess.run(["umount", "-l", str(point)], capture_output=True, timeout=20)
 
 
+def stop_and_check(server, data, problems, when=""):
+    """Stops the server with SIGTERM (a clean exit expected) and checks its library file with
+    `PRAGMA integrity_check`; what is wrong goes into `problems`. Returns the library's path."""
+    status = server.stop()
+    if status != 0:
+        problems.append(f"the server exited {status} on SIGTERM" + (f" {when}" if when else ""))
+    db = data / "library.sqlite"
+    for line in integrity_problems(db):
+        problems.append(f"integrity_check: {line}")
+    return db
+
+
 def free_bytes(path):
     info = os.statvfs(path)
     return info.f_bavail * info.f_frsize
@@ -348,12 +360,7 @@ def test_download_larger_than_the_disk(tmpfs):
                                                      ("mark", "mark", {"episode": honest, "played": True})])
             queue_stored, mark_stored = stored["queue.add"], stored["mark"]
 
-            status = server.stop()
-            if status != 0:
-                problems.append(f"the server exited {status} on SIGTERM after the disk filled up")
-            db = data / "library.sqlite"
-            for line in integrity_problems(db):
-                problems.append(f"integrity_check: {line}")
+            db = stop_and_check(server, data, problems, "after the disk filled up")
 
             # After a restart on the same folder.
             server = hostserver.launch(data=data, audio_output="null")
@@ -471,12 +478,7 @@ def test_refresh_when_the_library_cannot_grow(tmpfs):
             if changed:
                 problems.append(f"the old episodes' positions or marks changed: {changed}")
 
-            status = server.stop()
-            if status != 0:
-                problems.append(f"the server exited {status} on SIGTERM")
-            db = data / "library.sqlite"
-            for line in integrity_problems(db):
-                problems.append(f"integrity_check: {line}")
+            db = stop_and_check(server, data, problems)
             on_file = stored_episodes(db, podcast)
             if len(on_file) != 5 + GROWN:
                 problems.append(f"the library file holds {len(on_file)} episodes of the podcast, not {5 + GROWN}")
