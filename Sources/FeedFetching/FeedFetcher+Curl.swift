@@ -12,14 +12,24 @@ final class FetchTask: @unchecked Sendable {
     private let url: URL
     private let options: CurlRequest.Options
     private let maximumBytes: Int
+    private let spoolThreshold: Int?
     // Written only on the request's thread while it runs; read after `run()` returns.
     private var body = Data()
+    private var received = 0
+    private var spooled: (body: SpooledBody, descriptor: Int32)?
+    /// Set once making or writing a spool file failed: the rest stays in memory.
+    private var spoolRefused = false
     private var failure: FeedError?
 
-    init(url: URL, options: CurlRequest.Options, maximumBytes: Int) {
+    init(url: URL, options: CurlRequest.Options, maximumBytes: Int, spoolThreshold: Int?) {
         self.url = url
         self.options = options
         self.maximumBytes = maximumBytes
+        self.spoolThreshold = spoolThreshold
+    }
+
+    deinit {
+        if let spooled { close(spooled.descriptor) }
     }
 
     func run() async throws -> FeedFetcher.Response {
@@ -27,6 +37,7 @@ final class FetchTask: @unchecked Sendable {
         // Unowned: the request holds this closure (a strong capture would keep both, and the body, for good).
         request.onBody = { [self, unowned request] bytes, response in accept(bytes, response, at: request.effectiveURL) }
         let ending = await request.run()
+        let file = closeSpool()
         try Task.checkCancellation()
         if let failure { throw failure }
         let finalURL = request.effectiveURL.flatMap(URL.init(string:)) ?? url
@@ -54,6 +65,7 @@ final class FetchTask: @unchecked Sendable {
         let notModified = status == 304
         return FeedFetcher.Response(
             data: notModified ? Data() : body,
+            spooled: notModified ? nil : file,
             finalURL: finalURL,
             etag: response.etag,
             lastModified: response.lastModified,
@@ -72,13 +84,50 @@ final class FetchTask: @unchecked Sendable {
             failure = .tooLarge(url: location, limit: maximumBytes)
             return false
         }
-        body.append(contentsOf: bytes)
-        if body.count > maximumBytes {
+        received += bytes.count
+        if received > maximumBytes {
             failure = .tooLarge(url: location, limit: maximumBytes)
             body = Data()
             return false
         }
+        if let spooled {
+            if SpooledBody.write(bytes, to: spooled.descriptor) { return true }
+            unspool(keeping: received - bytes.count)
+        } else if let spoolThreshold, !spoolRefused, received > spoolThreshold {
+            if let (file, descriptor) = SpooledBody.create() {
+                spooled = (file, descriptor)
+                let moved = body.withUnsafeBytes { SpooledBody.write($0, to: descriptor) }
+                if moved, SpooledBody.write(bytes, to: descriptor) {
+                    body = Data()
+                    return true
+                }
+                // The temporary folder is full: what it took is still in `body`.
+                close(descriptor)
+                self.spooled = nil
+            }
+            spoolRefused = true
+        }
+        body.append(contentsOf: bytes)
         return true
+    }
+
+    /// Writing the spool file failed part-way (a full disk): its bytes come back to memory and the
+    /// rest stays there; the chunk that failed is appended by the caller.
+    private func unspool(keeping count: Int) {
+        guard let spooled else { return }
+        close(spooled.descriptor)
+        self.spooled = nil
+        spoolRefused = true
+        // A short write may have left part of the failed chunk: only the `count` bytes before it count.
+        body = (spooled.body.contents() ?? Data()).prefix(count)
+    }
+
+    /// The spool file once the transfer is over (closed for writing), or nil when the body is in memory.
+    private func closeSpool() -> SpooledBody? {
+        guard let spooled else { return nil }
+        close(spooled.descriptor)
+        self.spooled = nil
+        return spooled.body
     }
 
     /// libcurl's failure in the words a listener reads after "Could not reach URL: ".

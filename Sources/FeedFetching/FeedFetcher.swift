@@ -9,8 +9,10 @@ import HTTPClient
 public struct FeedFetcher: Sendable {
     /// What a fetch brought back.
     public struct Response: Sendable, Equatable {
-        /// The body; empty when `notModified`.
+        /// The body; empty when `notModified`, or when it went to `spooled`.
         public var data: Data
+        /// The body in a temporary file, when the fetcher spools (`spoolingAbove`) and it was larger.
+        public var spooled: SpooledBody? = nil
         /// Where the feed was finally found, after redirects.
         public var finalURL: URL
         /// Validators to send next time (`ETag`, `Last-Modified`).
@@ -27,12 +29,19 @@ public struct FeedFetcher: Sendable {
     /// Bodies larger than this many bytes are refused (and not downloaded further).
     public var maximumBytes: Int
     public var userAgent: String
+    /// Bodies larger than this many bytes go to a temporary file (`Response.spooled`) rather than
+    /// memory; nil keeps every body in `Response.data`. Only callers that read `spooled` set it.
+    public var spoolingAbove: Int?
+
+    /// What the feed refresher spools above: a feed this large is parsed from the file.
+    public static let feedSpoolThreshold = 4 * 1_048_576
 
     public init(timeout: TimeInterval = 30, maximumBytes: Int = 50 * 1_048_576,
-                userAgent: String = Earshot.userAgent) {
+                userAgent: String = Earshot.userAgent, spoolingAbove: Int? = nil) {
         self.timeout = timeout
         self.maximumBytes = maximumBytes
         self.userAgent = userAgent
+        self.spoolingAbove = spoolingAbove
     }
 
     /// Fetches `url`. Sends `If-None-Match` / `If-Modified-Since` when validators are given, and
@@ -59,21 +68,30 @@ public struct FeedFetcher: Sendable {
         options.stallTimeout = seconds
         options.idleTimeout = timeout
         options.compressed = true
-        return try await FetchTask(url: url, options: options, maximumBytes: maximumBytes).run()
+        return try await FetchTask(url: url, options: options, maximumBytes: maximumBytes, spoolThreshold: spoolingAbove).run()
     }
 
     /// Fetches and parses `url` in one go: what subscribing needs.
     public func fetchAndParse(url: URL) async throws -> (content: FeedContent, finalURL: URL) {
         let response = try await fetch(url)
-        let content = try FeedParser.parse(response.data, baseURL: response.finalURL)
-        return (content, response.finalURL)
+        return (try response.parsed(), response.finalURL)
     }
 
     /// `fetchAndParse(url:)` with the default limits.
     public static func fetchAndParse(url: URL) async throws -> (content: FeedContent, finalURL: URL) {
         try await FeedFetcher().fetchAndParse(url: url)
     }
+}
 
+extension FeedFetcher.Response {
+    /// The feed in the body, wherever it is (`spooled` or `data`), relative links resolved against `finalURL`.
+    public func parsed() throws -> FeedContent {
+        if let spooled { return try FeedParser.parse(contentsOf: spooled.url, baseURL: finalURL) }
+        return try FeedParser.parse(data, baseURL: finalURL)
+    }
+}
+
+extension FeedFetcher {
     /// Only absolute http and https URLs with a host: no `file:`, no `ftp:`, nothing local by accident.
     public static func isFetchable(_ url: URL) -> Bool {
         guard let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https" else { return false }

@@ -41,6 +41,12 @@ struct FeedBuilder {
     /// Finishes items (and sanitizes their notes) beside the parse, for large documents (set per
     /// reading pass); `items` is then filled at `finish`.
     var pipeline: NotesPipeline?
+    /// Takes the finished items in batches while the parse goes on (then `finish` returns none).
+    var sink: (any FeedItemSink)?
+    /// What the sink threw: the parse stops, and `FeedParser` throws it.
+    private(set) var sinkError: (any Error)?
+    /// Items a sink is handed at once, at least (the last batch excepted).
+    static let sinkBatch = 256
 
     init(baseURL: URL, keepsItemsWithoutEnclosure: Bool, keepsSourceText: Bool) {
         self.baseURL = baseURL
@@ -57,13 +63,24 @@ struct FeedBuilder {
         guard let draft = item.take() else { return }
         if let pipeline {
             pipeline.add(draft, baseURL: baseURL)  // the draft's buffers go with it
+            if sink != nil, case let done = pipeline.takeFinished(), !done.isEmpty { deliver(done) }
             return
         }
         defer { spareNotes = draft.notes }
         if let finished = draft.finished(keepingItemsWithoutEnclosure: keepsItemsWithoutEnclosure, baseURL: baseURL,
                                          scratch: &scratch) {
             items.append(finished)
+            if sink != nil, items.count >= Self.sinkBatch {
+                deliver(items)
+                items.removeAll(keepingCapacity: true)
+            }
         }
+    }
+
+    /// Hands `finished` to the sink; its first error is kept and nothing more is handed over.
+    private mutating func deliver(_ finished: [FeedItem]) {
+        guard let sink, sinkError == nil else { return }
+        do { try sink.take(finished) } catch { sinkError = error }
     }
 
     /// Moves the base for relative links to `xml:base` (itself relative to the current base).
@@ -121,6 +138,10 @@ struct FeedBuilder {
     /// The podcast as parsed. Author and summary fall back through the places feeds put them.
     mutating func finish() -> FeedContent {
         if let pipeline { items = pipeline.collect() }
+        if sink != nil {
+            if !items.isEmpty { deliver(items) }
+            items = []
+        }
         let summarySource = [description, itunesSummary, subtitle].lazy.compactMap { $0 }
             .first { !$0.withUnsafeBufferPointer(\.isBlank) }
         let summary = summarySource.map { bytes in bytes.withUnsafeBufferPointer { FeedValues.plainText(bytes: $0) } }

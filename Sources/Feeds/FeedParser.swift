@@ -16,10 +16,13 @@ public enum FeedParser {
     /// `keepingSourceText` also fills `asWritten` and `rawHTML` (what `earshot parse --json` shows; it
     /// can double the memory a feed takes). Items keep the document's order.
     /// Throws `FeedError.empty`, `.notXML` or `.notAFeed`.
+    ///
+    /// With `sink`, the items go to it as they are finished, and the content returned has none.
     public static func parse(_ data: Data, baseURL: URL, keepingItemsWithoutEnclosure: Bool = false,
-                             keepingSourceText: Bool = false) throws -> FeedContent {
-        let builder = FeedBuilder(baseURL: baseURL, keepsItemsWithoutEnclosure: keepingItemsWithoutEnclosure,
+                             keepingSourceText: Bool = false, into sink: (any FeedItemSink)? = nil) throws -> FeedContent {
+        var builder = FeedBuilder(baseURL: baseURL, keepsItemsWithoutEnclosure: keepingItemsWithoutEnclosure,
                                   keepsSourceText: keepingSourceText)
+        builder.sink = sink
         return try data.withUnsafeBytes { raw in
             let document = skippingLeadingWhitespace(raw)
             guard !document.isEmpty else { throw FeedError.empty }
@@ -30,6 +33,7 @@ public enum FeedParser {
             // Mislabelled or mixed encodings and stray control characters: repair the bytes, read again.
             if let error = fatal, error.isInvalidCharacter, FeedEncoding.isASCIICompatible(document),
                let repair = FeedEncoding.repaired(document) {
+                try sink?.restart()
                 (content, fatal) = try repair.bytes.withUnsafeBytes { try read($0, into: builder) }
                 content.warnings.insert(repair.warning, at: 0)
             }
@@ -43,18 +47,20 @@ public enum FeedParser {
     /// file's bytes; `baseURL` defaults to the file's own URL.
     ///
     /// A document that needs its bytes repaired (see the type's summary) is read again whole: that
-    /// takes one pass over the bytes anyway, and is rare.
+    /// takes one pass over the bytes anyway, and is rare. With `sink`, as `parse(_:baseURL:…)`.
     public static func parse(contentsOf file: URL, baseURL: URL? = nil, keepingItemsWithoutEnclosure: Bool = false,
-                             keepingSourceText: Bool = false) throws -> FeedContent {
-        let builder = FeedBuilder(baseURL: baseURL ?? file, keepsItemsWithoutEnclosure: keepingItemsWithoutEnclosure,
+                             keepingSourceText: Bool = false, into sink: (any FeedItemSink)? = nil) throws -> FeedContent {
+        var builder = FeedBuilder(baseURL: baseURL ?? file, keepsItemsWithoutEnclosure: keepingItemsWithoutEnclosure,
                                   keepsSourceText: keepingSourceText)
+        builder.sink = sink
         let source = try FeedFile(file)
         var (content, fatal) = try read(chunks: source.next, size: source.size, into: builder) {
             source.head.isEmpty ? nil : source.head
         }
         if let fatal, fatal.isInvalidCharacter, source.head.withUnsafeBytes(FeedEncoding.isASCIICompatible) {
-            return try parse(Data(contentsOf: file), baseURL: baseURL ?? file,
-                             keepingItemsWithoutEnclosure: keepingItemsWithoutEnclosure, keepingSourceText: keepingSourceText)
+            try sink?.restart()
+            return try parse(Data(contentsOf: file), baseURL: baseURL ?? file, keepingItemsWithoutEnclosure: keepingItemsWithoutEnclosure,
+                             keepingSourceText: keepingSourceText, into: sink)
         }
         if let fatal { content.warnings.append(FeedWarning.recovered(from: fatal, skippedLines: source.skippedLines)) }
         return content
@@ -88,7 +94,9 @@ public enum FeedParser {
             if start.withUnsafeBytes(FeedEncoding.looksLikeHTML) { throw FeedError.notAFeed(rootElement: "html") }
             throw FeedError.notXML(reason: errors.first?.message ?? "the document has no root element")
         }
-        return (handler.finish(), errors.fatal)
+        let content = handler.finish()
+        if let error = handler.state.builder.sinkError { throw error }
+        return (content, errors.fatal)
     }
 
     private static func skippingLeadingWhitespace(_ raw: UnsafeRawBufferPointer) -> UnsafeRawBufferPointer {
@@ -152,6 +160,7 @@ final class FeedEvents: XMLEventHandler {
 
     func endElement(_ element: XMLEventStream.Element, in stream: XMLEventStream) {
         state.end(element)
+        if state.builder.sinkError != nil { stream.stop() }
     }
 
     func characters(_ text: UnsafeBufferPointer<UInt8>) {

@@ -71,7 +71,12 @@ final class NotesPipeline: @unchecked Sendable {
     func collect() -> [FeedItem] {
         send()
         queue.sync {}
-        return results.withLock { items in
+        return takeFinished()
+    }
+
+    /// The items finished so far and not yet taken, in document order (`collect` gives the rest).
+    func takeFinished() -> [FeedItem] {
+        results.withLock { items in
             defer { items = [] }
             return items
         }

@@ -1,6 +1,35 @@
 import EarshotCore
 import Foundation
 
+/// What merging a feed's items into a podcast's episodes knows between batches (`LibraryStore.merge`).
+struct EpisodeMerge {
+    let podcastID: Int64
+    /// Every guid the feed lists, for matching by enclosure URL (see `mergeEpisodes`); nil while a new
+    /// podcast's feed is streamed in: every episode then comes from this feed, so each one's guid is
+    /// listed and no enclosure match can apply (neither `byURL` nor `claimed` is kept).
+    let listedGUIDs: Set<String>?
+    var byGUID: [String: Int64] = [:]
+    var byURL: [String: [(id: Int64, guid: String)]] = [:]
+    var claimed = Set<Int64>()
+    var inserted: [InboxArrivals.Inserted] = []
+
+    /// A merge of the whole feed `items` into `podcastID`'s stored episodes `keys`.
+    init(podcastID: Int64, keys: [(id: Int64, guid: String, url: String)], listing items: [FeedItem]) {
+        self.podcastID = podcastID
+        listedGUIDs = Set(items.map(\.guid))
+        for (id, guid, url) in keys {
+            byGUID[guid] = id
+            if !url.isEmpty { byURL[url, default: []].append((id, guid)) }
+        }
+    }
+
+    /// A merge of a feed read batch by batch into a podcast with no episodes yet.
+    init(streamingInto podcastID: Int64) {
+        self.podcastID = podcastID
+        listedGUIDs = nil
+    }
+}
+
 extension LibraryStore {
     /// Merges a feed's items into podcast `podcastID`'s episodes, on the caller's transaction.
     ///
@@ -11,17 +40,17 @@ extension LibraryStore {
     /// touched, and unchanged rows are not rewritten. Returns the episodes it inserted.
     @discardableResult
     func mergeEpisodes(podcastID: Int64, items: [FeedItem]) throws -> [InboxArrivals.Inserted] {
-        var byGUID: [String: Int64] = [:]
-        var byURL: [String: [(id: Int64, guid: String)]] = [:]
-        for (id, guid, url) in try database.fetchAll(LibrarySQL.episodeKeys, [podcastID], row: {
-            ($0.int64(at: 0), $0.string(at: 1), $0.string(at: 2))
-        }) {
-            byGUID[guid] = id
-            if !url.isEmpty { byURL[url, default: []].append((id, guid)) }
-        }
-        let listedGUIDs = Set(items.map(\.guid))
-        var claimed = Set<Int64>()
-        var inserted: [InboxArrivals.Inserted] = []
+        let keys = try database.fetchAll(LibrarySQL.episodeKeys, [podcastID], row: {
+            (id: $0.int64(at: 0), guid: $0.string(at: 1), url: $0.string(at: 2))
+        })
+        var state = EpisodeMerge(podcastID: podcastID, keys: keys, listing: items)
+        try merge(items, into: &state)
+        return state.inserted
+    }
+
+    /// Merges `items` (the whole feed, or the next batch of a streamed one) as `mergeEpisodes` says, on
+    /// the caller's transaction, and indexes the rows it inserted.
+    func merge(_ items: [FeedItem], into state: inout EpisodeMerge) throws {
         // New rows are indexed together at the end (one INSERT … SELECT: several times faster than
         // a trigger per row). New rows have rowids above every row before them (INTEGER PRIMARY KEY
         // takes max + 1), so "from this rowid on" names them. A row updated in this same merge (a
@@ -38,36 +67,38 @@ extension LibraryStore {
         let insert = try database.cachedStatement(LibrarySQL.insertEpisode)
         let update = try database.cachedStatement(LibrarySQL.updateEpisode)
         defer { insert.reset(); update.reset() }
+        let matchesByURL = state.listedGUIDs != nil
         for item in items {
             let details = try LibraryJSON.encode(item.details)
             let fields: [any StatementBindable] = [
                 item.guid, item.title, item.summary, item.enclosureURL, item.enclosureType, item.enclosureLength,
                 item.duration, item.published, item.artworkURL, item.link, details,
             ]
-            let match = byGUID[item.guid] ?? (item.enclosureURL.isEmpty ? nil : byURL[item.enclosureURL]?.first {
-                !listedGUIDs.contains($0.guid) && !claimed.contains($0.id)
+            let match = state.byGUID[item.guid] ?? (item.enclosureURL.isEmpty || !matchesByURL ? nil : state.byURL[item.enclosureURL]?.first {
+                !state.listedGUIDs!.contains($0.guid) && !state.claimed.contains($0.id)
             }?.id)
             if let id = match {
                 if let first = unindexedFrom, id >= first { try indexNewRows() }
                 update.reset()
                 try update.bind([id] + fields)
                 try update.step()
-                claimed.insert(id)
-                byGUID[item.guid] = id
+                if matchesByURL { state.claimed.insert(id) }
+                state.byGUID[item.guid] = id
             } else {
                 insert.reset()
-                try insert.bind([podcastID] + fields)
+                try insert.bind([state.podcastID] + fields)
                 try insert.step()
                 let id = database.lastInsertedRowID
-                inserted.append(.init(id: id, published: item.published))
+                state.inserted.append(.init(id: id, published: item.published))
                 if unindexedFrom == nil { unindexedFrom = id }
-                claimed.insert(id)
-                byGUID[item.guid] = id
-                if !item.enclosureURL.isEmpty { byURL[item.enclosureURL, default: []].append((id, item.guid)) }
+                state.byGUID[item.guid] = id
+                if matchesByURL {
+                    state.claimed.insert(id)
+                    if !item.enclosureURL.isEmpty { state.byURL[item.enclosureURL, default: []].append((id, item.guid)) }
+                }
             }
         }
         try indexNewRows()
-        return inserted
     }
 
     /// Puts the episodes `InboxArrivals` picks of `inserted` into the Inbox, on the caller's transaction.

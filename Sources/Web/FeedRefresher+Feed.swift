@@ -44,7 +44,7 @@ extension FeedRefresher {
                 return .unchanged(movedTo: try await Self.followPermanentRedirect(response, feed, store: store))
             }
             var content: FeedContent
-            do { content = try FeedParser.parse(response.data, baseURL: response.finalURL) } catch {
+            do { content = try response.parsed() } catch {
                 return await fail(.error, "The feed at \(feed.feedURL) could not be read: \(error)")
             }
             if content.title.trimmingCharacters(in: .whitespaces).isEmpty { content.title = feed.title }

@@ -32,8 +32,8 @@ public actor FeedRefresher {
     private var libraryChanged: @Sendable () -> Void = {}
     private var periodic: Task<Void, Never>?
 
-    public init(store: LibraryStore, fetcher: FeedFetcher = FeedFetcher(), concurrency: Int = 4,
-                deadline: TimeInterval = 120) {
+    public init(store: LibraryStore, fetcher: FeedFetcher = FeedFetcher(spoolingAbove: FeedFetcher.feedSpoolThreshold),
+                concurrency: Int = 4, deadline: TimeInterval = 120) {
         self.store = store
         self.fetcher = fetcher
         self.deadline = deadline

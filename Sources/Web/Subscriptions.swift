@@ -52,32 +52,71 @@ public struct Subscriptions: Sendable {
         if let existing = try await subscribed(trimmed) { return (try await refreshed(existing), false) }
 
         let response: FeedFetcher.Response
-        var content: FeedContent
-        do {
-            response = try await refresher.fetch(url)
-            content = try FeedParser.parse(response.data, baseURL: response.finalURL)
-        } catch {
-            // Fetch errors name the URL themselves; parse errors need it said.
-            let reason = "\(error)"
-            throw SubscriptionError(status: 502, message: reason.contains(url.absoluteString) ? reason : "could not add \(trimmed): \(reason)")
+        do { response = try await refresher.fetch(url) } catch { throw Self.unreadable(error, trimmed, url) }
+        let storedURL = response.permanentURL?.absoluteString ?? trimmed
+        if storedURL != trimmed, let existing = try await subscribed(storedURL) { return (try await refreshed(existing), false) }
+        if let spooled = response.spooled, let added = try await addStreaming(spooled, response, storedURL, trimmed, url) {
+            return added
         }
+        var content: FeedContent
+        do { content = try response.parsed() } catch { throw Self.unreadable(error, trimmed, url) }
+        let address = Self.settle(&content, response, storedURL: storedURL, typed: trimmed)
+        if let existing = try await subscribed(address.feedURL) { return (try await refreshed(existing), false) }
+        do {
+            return (try await store.subscribe(feedURL: address.feedURL, content: content, etag: address.etag,
+                                              lastModified: address.lastModified), true)
+        } catch {
+            throw SubscriptionError.internalFailure("could not store the feed \(address.feedURL)", error)
+        }
+    }
+
+    /// A large feed (spooled to a file by the fetch) is stored while it is parsed: its 60,000 items are
+    /// never all in memory. Nil when it names a new address the library already has: the caller then
+    /// goes the ordinary way, which refreshes or revives that podcast.
+    private func addStreaming(_ spooled: SpooledBody, _ response: FeedFetcher.Response, _ storedURL: String,
+                              _ typed: String, _ url: URL) async throws(SubscriptionError) -> (podcast: Podcast, isNew: Bool)? {
+        let file = spooled.url, base = response.finalURL
+        do {
+            guard let podcast = try await store.subscribe(feedURL: storedURL, parsing: { sink in
+                do { return try FeedParser.parse(contentsOf: file, baseURL: base, into: sink) } catch let error as FeedError {
+                    throw Unreadable(error: error)
+                }
+            }, settle: { content in Self.settle(&content, response, storedURL: storedURL, typed: typed) })
+            else { return nil }
+            return (podcast, true)
+        } catch let unreadable as Unreadable {
+            throw Self.unreadable(unreadable.error, typed, url)
+        } catch {
+            throw SubscriptionError.internalFailure("could not store the feed \(storedURL)", error)
+        }
+    }
+
+    /// A feed that could not be read, said apart from a library that could not store it.
+    private struct Unreadable: Error {
+        let error: FeedError
+    }
+
+    /// What a listener reads when the feed at `url` could not be fetched or parsed.
+    private static func unreadable(_ error: any Error, _ typed: String, _ url: URL) -> SubscriptionError {
+        // Fetch errors name the URL themselves; parse errors need it said.
+        let reason = "\(error)"
+        return SubscriptionError(status: 502, message: reason.contains(url.absoluteString) ? reason : "could not add \(typed): \(reason)")
+    }
+
+    /// Where a parsed feed is stored: under the address given, or where permanent redirects led
+    /// (`storedURL`), or the address it names as its new one (`itunes:new-feed-url`, whose validators
+    /// are not the old address's). A feed without a title is named after its host.
+    private static func settle(_ content: inout FeedContent, _ response: FeedFetcher.Response, storedURL: String,
+                               typed: String) -> LibraryStore.FeedAddress {
         if content.title.trimmingCharacters(in: .whitespaces).isEmpty {
             // A show needs a name in every list: the feed's host is better than nothing.
-            content.title = response.finalURL.host ?? trimmed
+            content.title = response.finalURL.host ?? typed
         }
-        var feedURL = response.permanentURL?.absoluteString ?? trimmed
-        var etag = response.etag, lastModified = response.lastModified
-        if let moved = content.newFeedURL?.trimmingCharacters(in: .whitespacesAndNewlines), moved != feedURL,
+        if let moved = content.newFeedURL?.trimmingCharacters(in: .whitespacesAndNewlines), moved != storedURL,
            let target = URL(string: moved), FeedFetcher.isFetchable(target) {
-            // The validators belong to the old address.
-            (feedURL, etag, lastModified) = (moved, nil, nil)
+            return LibraryStore.FeedAddress(feedURL: moved, etag: nil, lastModified: nil)
         }
-        if let existing = try await subscribed(feedURL) { return (try await refreshed(existing), false) }
-        do {
-            return (try await store.subscribe(feedURL: feedURL, content: content, etag: etag, lastModified: lastModified), true)
-        } catch {
-            throw SubscriptionError.internalFailure("could not store the feed \(feedURL)", error)
-        }
+        return LibraryStore.FeedAddress(feedURL: storedURL, etag: response.etag, lastModified: response.lastModified)
     }
 
     /// Refreshes every subscribed feed and returns when all are done: what `earshot refresh` runs.

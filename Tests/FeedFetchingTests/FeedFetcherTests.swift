@@ -46,11 +46,46 @@ import HTTPClient
         weak var task: FetchTask?
         do {
             let fetch = FetchTask(url: server.url("/feed.xml"), options: .init(url: server.url("/feed.xml").absoluteString),
-                                  maximumBytes: 1 << 20)
+                                  maximumBytes: 1 << 20, spoolThreshold: nil)
             task = fetch
             #expect(try await fetch.run().data == Data(Self.feed.utf8))
         }
         #expect(task == nil, "the fetch (and the body it holds) is still referenced after it finished")
+    }
+
+    @Test("a body above the spool threshold goes to a temporary file, parsed from there and deleted with the response")
+    func spoolsLargeBodies() async throws {
+        let server = try FixtureHTTPServer()
+        defer { server.stop() }
+        server.set("/feed.xml", body: Data(Self.feed.utf8))
+        let url = server.url("/feed.xml")
+        var path: String?
+        do {
+            let response = try await FeedFetcher(spoolingAbove: 100).fetch(url)
+            let spooled = try #require(response.spooled)
+            path = spooled.url.path
+            #expect(response.data.isEmpty)
+            #expect(try Data(contentsOf: spooled.url) == Data(Self.feed.utf8), "every byte, in order")
+            #expect(try response.parsed() == FeedParser.parse(Data(Self.feed.utf8), baseURL: url))
+        }
+        #expect(!FileManager.default.fileExists(atPath: try #require(path)), "the temporary file outlived its response")
+
+        let small = try await FeedFetcher(spoolingAbove: 1 << 20).fetch(url)
+        #expect(small.spooled == nil && small.data == Data(Self.feed.utf8), "below the threshold it stays in memory")
+        #expect(try await FeedFetcher().fetch(url).spooled == nil, "no threshold: never spooled")
+    }
+
+    @Test("a temporary folder that cannot take the body keeps it in memory")
+    func spoolFallsBackToMemory() async throws {
+        let server = try FixtureHTTPServer()
+        defer { server.stop() }
+        server.set("/feed.xml", body: Data(Self.feed.utf8))
+        let previous = ProcessInfo.processInfo.environment["TMPDIR"]
+        setenv("TMPDIR", "/nonexistent-earshot-folder", 1)
+        defer { if let previous { setenv("TMPDIR", previous, 1) } else { unsetenv("TMPDIR") } }
+        let response = try await FeedFetcher(spoolingAbove: 100).fetch(server.url("/feed.xml"))
+        #expect(response.spooled == nil)
+        #expect(response.data == Data(Self.feed.utf8))
     }
 
     @Test func reportsHTTPErrorsWithStatusAndURL() async throws {

@@ -49,14 +49,17 @@ enum RefreshFixtures {
     }
 
     /// A store in a temporary directory, a refresher on it (`timeout` per fetch) and a fixture server.
+    /// `spoolingAbove`: the fetcher keeps bodies larger than that in a temporary file, and subscribing
+    /// stores them as they are parsed (`Subscriptions`' large-feed path).
     static func with(concurrency: Int = 4, timeout: TimeInterval = 10, deadline: TimeInterval = 120,
+                     spoolingAbove: Int? = nil,
                      _ body: (LibraryStore, FeedRefresher, FixtureHTTPServer) async throws -> Void) async throws {
         let directory = TemporaryDirectory(prefix: "earshot-refresh")
         defer { directory.remove() }
         let fixture = try FixtureHTTPServer()
         defer { fixture.stop() }
         let store = try LibraryStore(path: directory.file("library.sqlite").path)
-        let refresher = FeedRefresher(store: store, fetcher: .init(timeout: timeout), concurrency: concurrency,
+        let refresher = FeedRefresher(store: store, fetcher: .init(timeout: timeout, spoolingAbove: spoolingAbove), concurrency: concurrency,
                                       deadline: deadline)
         try await body(store, refresher, fixture)
     }

@@ -106,9 +106,11 @@ struct RefreshTests {
         }
     }
 
-    @Test("subscribing through a temporary redirect stores the address given; through a permanent one, the target")
-    func subscribeThroughRedirects() async throws {
-        try await F.with { store, refresher, fixture in
+    // `spoolingAbove` 1: the same through the large-feed path (spooled to a file, stored as it is read).
+    @Test("subscribing through a temporary redirect stores the address given; through a permanent one, the target",
+          arguments: [nil, 1])
+    func subscribeThroughRedirects(spoolingAbove: Int?) async throws {
+        try await F.with(spoolingAbove: spoolingAbove) { store, refresher, fixture in
             fixture.set("/feed.xml", F.feedResponse(F.rss("Show", [Item("a")])))
             fixture.set("/temp", F.redirect(302, to: "/feed.xml"))
             fixture.set("/perm", F.redirect(301, to: "/feed.xml"))
