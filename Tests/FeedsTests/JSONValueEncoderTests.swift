@@ -56,4 +56,40 @@ import Testing
             }
         }
     }
+
+    @Test("an episode's details built directly are their Codable form, on every item of every feed")
+    func directDetails() throws {
+        var compared = 0
+        for file in Self.feeds {
+            guard let content = try? FeedParser.parse(contentsOf: file, keepingItemsWithoutEnclosure: true) else { continue }
+            for item in content.items {
+                #expect(PodcastparserJSON.details(item.details) == (try Self.viaBytes(item.details)), "\(file.lastPathComponent): \(item.title)")
+                compared += 1
+            }
+        }
+        #expect(compared > 1_000)
+    }
+
+    @Test("the episodes written in parallel blocks give the whole document's text, on every feed")
+    func blocksInParallel() throws {
+        for file in Self.feeds {
+            let data = try Data(contentsOf: file)
+            guard let whole = try? PodcastparserJSON.document(parsing: data, url: file) else { continue }
+            for blockSize in [1, 3] {
+                var text: [UInt8] = []
+                #expect(try PodcastparserJSON.writeJSON(parsing: data, url: file, maxEpisodes: nil, pretty: true,
+                                                        blockSize: blockSize) { text += $0; return true })
+                #expect(text == whole.jsonBytes(pretty: true, sortedKeys: true), "\(file.lastPathComponent), blocks of \(blockSize)")
+            }
+        }
+    }
+
+    @Test("an output that refuses more stops the writing")
+    func outputRefuses() throws {
+        let file = try #require(Self.feeds.first { (try? FeedParser.parse(contentsOf: $0))?.items.count ?? 0 > 20 })
+        var parts = 0
+        #expect(try !PodcastparserJSON.writeJSON(parsing: try Data(contentsOf: file), url: file, maxEpisodes: nil, pretty: true,
+                                                 blockSize: 1) { _ in parts += 1; return parts < 3 })
+        #expect(parts == 3)
+    }
 }

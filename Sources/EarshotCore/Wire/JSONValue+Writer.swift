@@ -78,6 +78,49 @@ public struct JSONTextWriter {
         bytes.append(UInt8(ascii: "]"))
     }
 
+    /// `[`: an array whose elements follow (`elementStart` before each), closed by `closeArray`.
+    public mutating func openArray() {
+        bytes.append(UInt8(ascii: "["))
+    }
+
+    /// What goes before an element of an array at `depth - 1`: `,` unless it is the `first`, and the
+    /// line break and indent of `depth` (pretty).
+    public mutating func elementStart(depth: Int, first: Bool) {
+        if !first { bytes.append(UInt8(ascii: ",")) }
+        newline(depth)
+    }
+
+    /// `]` of an array at `depth` opened by `openArray` (`[]` when `empty`).
+    public mutating func closeArray(depth: Int, empty: Bool) {
+        if !empty { newline(depth) }
+        bytes.append(UInt8(ascii: "]"))
+    }
+
+    /// `{`: an object whose members follow (`key` before each value), closed by `closeObject`.
+    public mutating func openObject() {
+        bytes.append(UInt8(ascii: "{"))
+    }
+
+    /// A member's key of an object at `depth - 1`, after the separator unless it is the `first`:
+    /// `"key" : ` (pretty). Keys are written as they are: plain ASCII names, which need no escaping.
+    public mutating func key(_ key: StaticString, depth: Int, first: inout Bool) {
+        if !first { bytes.append(UInt8(ascii: ",")) }
+        first = false
+        newline(depth)
+        bytes.append(UInt8(ascii: "\""))
+        key.withUTF8Buffer { bytes.append(contentsOf: $0) }
+        append(pretty ? "\" : " : "\":")
+    }
+
+    /// `}` of an object at `depth` opened by `openObject` (`{}` when it got no member).
+    public mutating func closeObject(depth: Int, empty: Bool) {
+        if !empty { newline(depth) }
+        bytes.append(UInt8(ascii: "}"))
+    }
+
+    public mutating func writeBool(_ flag: Bool) { append(flag ? "true" : "false") }
+    public mutating func writeNull() { append("null") }
+
     /// One value at `depth` (the nesting its first line is indented for).
     public mutating func write(_ value: JSONValue, depth: Int) {
         switch value {
@@ -123,17 +166,42 @@ public struct JSONTextWriter {
     private mutating func newline(_ depth: Int) {
         guard pretty else { return }
         bytes.append(UInt8(ascii: "\n"))
-        for _ in 0..<(depth * 2) { bytes.append(UInt8(ascii: " ")) }
+        // Whole runs of spaces, not one append a space: a 60,000-episode document has 6 million lines.
+        var left = depth * 2
+        Self.spaces.withUTF8Buffer { spaces in
+            while left > 0 {
+                let run = min(left, spaces.count)
+                bytes.append(contentsOf: UnsafeBufferPointer(rebasing: spaces[0..<run]))
+                left -= run
+            }
+        }
     }
+
+    private static let spaces: StaticString = "                                "
 
     private mutating func append(_ literal: StaticString) {
         literal.withUTF8Buffer { bytes.append(contentsOf: $0) }
     }
 
-    mutating func writeNumber(_ number: Double) {
+    /// A number as `write(.number(_:))` writes it.
+    public mutating func writeNumber(_ number: Double) {
         guard number.isFinite else { append("null"); return }
         if number == number.rounded(), abs(number) < 9e15 {
-            bytes.append(contentsOf: String(Int64(number)).utf8)
+            // The digits straight into the text: no String made for each of a document's numbers.
+            var value = Int64(number)
+            if value < 0 {
+                bytes.append(UInt8(ascii: "-"))
+                value = -value
+            }
+            withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 20) { digits in
+                var start = digits.count
+                repeat {
+                    start -= 1
+                    digits[start] = UInt8(ascii: "0") + UInt8(value % 10)
+                    value /= 10
+                } while value > 0
+                bytes.append(contentsOf: UnsafeBufferPointer(rebasing: digits[start...]))
+            }
         } else {
             bytes.append(contentsOf: number.description.utf8)
         }
