@@ -42,8 +42,11 @@ enum EpisodeListSQL {
         }
     }
 
+    // The Inbox holds a few of a library's episodes: read them from their partial index and sort them,
+    // rather than walk every episode by date (the planner's choice without statistics: 22 ms for an
+    // Inbox of one beside a 60,000-episode podcast, make bench).
     static let inbox = """
-        SELECT \(LibrarySQL.episodeFields) FROM episodes e JOIN podcasts p ON p.id = e.podcast_id
+        SELECT \(LibrarySQL.episodeFields) FROM episodes e INDEXED BY episodes_in_inbox JOIN podcasts p ON p.id = e.podcast_id
         WHERE e.inbox_at IS NOT NULL AND p.subscribed = 1 ORDER BY e.published DESC, e.id DESC LIMIT ?1 OFFSET ?2
         """
     static let inboxCount = """

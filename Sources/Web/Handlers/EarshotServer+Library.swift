@@ -5,8 +5,22 @@ import Foundation
 extension EarshotServer {
     private struct PodcastsBody: Encodable { var podcasts: [Podcast] }
     struct PodcastBody: Encodable { var podcast: Podcast }
-    private struct PodcastEpisodesBody: Encodable { var podcast: Podcast; var episodes: [Episode] }
-    private struct PageBody: Encodable {
+    /// Lists write their own text (`JSONTextWritable`); `LibraryJSONTextTests` holds it to their `Encodable` form.
+    struct PodcastEpisodesBody: JSONTextWritable {
+        var podcast: Podcast
+        var episodes: [Episode]
+        func writeJSON(into writer: inout JSONTextWriter) throws {
+            var first = true
+            writer.openObject()
+            writer.key("podcast", depth: 1, first: &first)
+            try writer.writeEncodable(podcast)
+            writer.key("episodes", depth: 1, first: &first)
+            try writer.writeArray(of: episodes)
+            writer.closeObject(depth: 0, empty: false)
+        }
+    }
+
+    struct PageBody: JSONTextWritable {
         var episodes: [Episode]
         var offset: Int
         var more: Bool
@@ -17,6 +31,21 @@ extension EarshotServer {
             try c.encodeIfPresent(total, forKey: .total)
         }
         enum CodingKeys: String, CodingKey { case episodes, offset, more, total }
+        func writeJSON(into writer: inout JSONTextWriter) throws {
+            var first = true
+            writer.openObject()
+            writer.key("episodes", depth: 1, first: &first)
+            try writer.writeArray(of: episodes)
+            writer.key("offset", depth: 1, first: &first)
+            writer.writeNumber(Double(offset))
+            writer.key("more", depth: 1, first: &first)
+            writer.writeBool(more)
+            if let total {
+                writer.key("total", depth: 1, first: &first)
+                writer.writeNumber(Double(total))
+            }
+            writer.closeObject(depth: 0, empty: false)
+        }
     }
     private struct EpisodeBody: Encodable { var episode: Episode }
 

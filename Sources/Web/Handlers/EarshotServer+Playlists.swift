@@ -4,7 +4,19 @@ import Foundation
 /// Playlists are read over HTTP and changed over the socket (`playlist.*`).
 extension EarshotServer {
     private struct PlaylistsBody: Encodable { var playlists: [Playlist] }
-    private struct PlaylistBody: Encodable { var playlist: Playlist; var episodes: [Episode] }
+    struct PlaylistBody: JSONTextWritable {
+        var playlist: Playlist
+        var episodes: [Episode]
+        func writeJSON(into writer: inout JSONTextWriter) throws {
+            var first = true
+            writer.openObject()
+            writer.key("playlist", depth: 1, first: &first)
+            try writer.writeEncodable(playlist)
+            writer.key("episodes", depth: 1, first: &first)
+            try writer.writeArray(of: episodes)
+            writer.closeObject(depth: 0, empty: false)
+        }
+    }
 
     /// Tells every client that playlists changed (docs/protocol.md: `playlists`); they refetch
     /// `/api/playlists`. Sent after the command's `ack`, so its sender sees the change too.
