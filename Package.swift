@@ -12,10 +12,11 @@ let package = Package(
         .executable(name: "earshot-parse", targets: ["earshot-parse"]),
     ],
     targets: [
-        // System libraries from Debian: a module map and a shim.h each, nothing else.
-        // mpv.pc drags in SDL2 and -D_REENTRANT (a flag SwiftPM rejects); <mpv/client.h> needs no
-        // include path, so CMPV links by name (Makefile installs libmpv-dev).
-        .systemLibrary(name: "CMPV"),
+        // System libraries from Debian: a module map and a shim.h each, nothing else — but libmpv,
+        // which is loaded with dlopen when the player starts (its 228 libraries cost every `earshot`
+        // command 0.1 s of start-up): CMPV is a C target, <mpv/client.h>'s types and a loader
+        // forwarding to libmpv's functions (include/shim.h). Makefile installs libmpv-dev.
+        .target(name: "CMPV"),
         .systemLibrary(name: "CWebSockets", pkgConfig: "libwebsockets", providers: [.apt(["libwebsockets-dev"])]),
         .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
         .systemLibrary(name: "CLibXML2", pkgConfig: "libxml-2.0", providers: [.apt(["libxml2-dev"])]),

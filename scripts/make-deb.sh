@@ -176,6 +176,11 @@ Architecture: any
 EOF
 depends=$(cd "$work/src" && dpkg-shlibdeps -O -e"debian/earshot/usr/bin/earshot" | sed -n 's/^shlibs:Depends=//p')
 [ -n "$depends" ] || { echo "make-deb: dpkg-shlibdeps found no dependencies" >&2; exit 1; }
+# libmpv is loaded with dlopen when the player starts (Sources/CMPV/include/shim.h), so it is not among
+# the binary's NEEDED libraries: its dependency is the one libmpv2's shlibs file declares for its soname.
+libmpv_depends=$(dpkg-query --control-show libmpv2 shlibs 2>/dev/null | awk '$1 == "libmpv" && $2 == "2" { $1 = ""; $2 = ""; sub(/^ +/, ""); print; exit }')
+[ -n "$libmpv_depends" ] || { echo "make-deb: libmpv2's shlibs file names no dependency (is libmpv2 installed?)" >&2; exit 1; }
+depends="$depends, $libmpv_depends"
 
 installed_size=$(du -sk --apparent-size "$root/usr" | cut -f1)
 cat > "$root/DEBIAN/control" <<EOF

@@ -99,7 +99,7 @@ extension MPVPlayer {
             case MPV_END_FILE_REASON_ERROR:
                 lock.lock(); let tls = tlsFailure; tlsFailure = nil; lock.unlock()
                 if let tls { return .endFile(.error(Self.notTrusted(tls))) }
-                return .endFile(.error(String(cString: mpv_error_string(end.error))))
+                return .endFile(.error(String(cString: earshot_mpv_error_string(end.error))))
             default: return .endFile(.other)
             }
         case MPV_EVENT_LOG_MESSAGE:
@@ -114,7 +114,7 @@ extension MPVPlayer {
             return nil
         case MPV_EVENT_COMMAND_REPLY:
             guard event.error < 0 else { return nil }
-            return .commandFailed(String(cString: mpv_error_string(event.error)))
+            return .commandFailed(String(cString: earshot_mpv_error_string(event.error)))
         default:
             return nil
         }

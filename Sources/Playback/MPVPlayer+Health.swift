@@ -20,7 +20,7 @@ extension MPVPlayer {
         lock.lock(); defer { lock.unlock() }
         guard !isShutDown, health.probeSentAt == nil else { return }
         health.probeSentAt = Date()
-        _ = mpv_get_property_async(handle, Self.probeReplyID, "idle-active", MPV_FORMAT_FLAG)
+        _ = earshot_mpv_get_property_async(handle, Self.probeReplyID, "idle-active", MPV_FORMAT_FLAG)
     }
 
     /// Seconds the oldest unanswered probe has waited (0 when none waits).

@@ -42,12 +42,16 @@ public final class MPVPlayer: @unchecked Sendable {
 
     /// A new, initialized mpv with Earshot's options and observed properties.
     private static func makeHandle(audioOutput: String?, caFile: String?, extra: [(String, String)] = []) throws -> OpaquePointer {
+        // libmpv is loaded the first time a player starts (CMPV's shim.h says why).
+        if let failure = earshot_mpv_load() {
+            throw MPVError(code: -1, message: String(cString: failure), operation: "load")
+        }
         earshot_mpv_set_c_numeric()
         // mpv probes every audio output for `audio-device-list`; PipeWire's client library then prints
         // warnings about a missing client.conf on machines without one. Earshot reports audio problems
         // itself, so PipeWire's own console log is off unless the user set a level.
         setenv("PIPEWIRE_DEBUG", "0", 0)
-        guard let h = mpv_create() else {
+        guard let h = earshot_mpv_create() else {
             throw MPVError(code: -1, message: "mpv_create failed (out of memory?)", operation: "create")
         }
         var options: [(String, String)] = [
@@ -80,22 +84,22 @@ public final class MPVPlayer: @unchecked Sendable {
         if let audioOutput, !audioOutput.isEmpty { options.append(("ao", audioOutput)) }
         options += extra
         for (name, value) in options {
-            let rc = mpv_set_option_string(h, name, value)
+            let rc = earshot_mpv_set_option_string(h, name, value)
             if rc < 0 {
-                mpv_terminate_destroy(h)
-                throw MPVError(code: rc, message: String(cString: mpv_error_string(rc)), operation: "option \(name)=\(value)")
+                earshot_mpv_terminate_destroy(h)
+                throw MPVError(code: rc, message: String(cString: earshot_mpv_error_string(rc)), operation: "option \(name)=\(value)")
             }
         }
-        let rc = mpv_initialize(h)
+        let rc = earshot_mpv_initialize(h)
         guard rc >= 0 else {
-            mpv_terminate_destroy(h)
-            throw MPVError(code: rc, message: String(cString: mpv_error_string(rc)), operation: "initialize")
+            earshot_mpv_terminate_destroy(h)
+            throw MPVError(code: rc, message: String(cString: earshot_mpv_error_string(rc)), operation: "initialize")
         }
         // ffmpeg's errors, for the one failure mpv's end-file code does not name: a certificate
         // that is not trusted (it says only "loading failed").
-        mpv_request_log_messages(h, "error")
+        earshot_mpv_request_log_messages(h, "error")
         for (index, entry) in Self.observed.enumerated() {
-            mpv_observe_property(h, UInt64(index), entry.name, entry.format)
+            earshot_mpv_observe_property(h, UInt64(index), entry.name, entry.format)
         }
         return h
     }
@@ -115,7 +119,7 @@ public final class MPVPlayer: @unchecked Sendable {
     public func restart(settings: [(String, String)] = []) throws {
         let fresh = try Self.makeHandle(audioOutput: audioOutput, caFile: caFile, extra: settings)
         lock.lock()
-        guard !isShutDown else { lock.unlock(); mpv_terminate_destroy(fresh); return }
+        guard !isShutDown else { lock.unlock(); earshot_mpv_terminate_destroy(fresh); return }
         let old = handle, oldDone = eventThreadDone
         handle = fresh
         generation += 1
@@ -125,9 +129,9 @@ public final class MPVPlayer: @unchecked Sendable {
         lock.unlock()
         let box = HandleBox(handle: old)
         let reaper = Thread {
-            mpv_wakeup(box.handle)
+            earshot_mpv_wakeup(box.handle)
             oldDone.wait()
-            mpv_terminate_destroy(box.handle)
+            earshot_mpv_terminate_destroy(box.handle)
         }
         reaper.name = "mpv-reaper"
         reaper.start()
@@ -142,7 +146,7 @@ public final class MPVPlayer: @unchecked Sendable {
         // `start` is an option the next loadfile picks up. It is set here, synchronously, rather
         // than as loadfile's per-file options: that argument moved (mpv 0.38 put `index` there).
         lock.lock()
-        if !isShutDown { mpv_set_property_string(handle, "start", String(format: "%.3f", max(0, start))) }
+        if !isShutDown { earshot_mpv_set_property_string(handle, "start", String(format: "%.3f", max(0, start))) }
         lock.unlock()
         command(["loadfile", url, "replace"])
     }
@@ -165,15 +169,15 @@ public final class MPVPlayer: @unchecked Sendable {
         lock.lock(); defer { lock.unlock() }
         guard !isShutDown else { return nil }
         var value = 0.0
-        return mpv_get_property(handle, "time-pos", MPV_FORMAT_DOUBLE, &value) >= 0 ? value : nil
+        return earshot_mpv_get_property(handle, "time-pos", MPV_FORMAT_DOUBLE, &value) >= 0 ? value : nil
     }
 
     /// Reads any property as mpv formats it ("2.000000", "yes", a filter list); nil when it is
     /// unavailable. For checks and diagnostics: the engine follows observed properties instead.
     public func property(_ name: String) -> String? {
         lock.lock(); defer { lock.unlock() }
-        guard !isShutDown, let value = mpv_get_property_string(handle, name) else { return nil }
-        defer { mpv_free(value) }
+        guard !isShutDown, let value = earshot_mpv_get_property_string(handle, name) else { return nil }
+        defer { earshot_mpv_free(value) }
         return String(cString: value)
     }
 
@@ -184,9 +188,9 @@ public final class MPVPlayer: @unchecked Sendable {
         isShutDown = true
         let handle = self.handle, done = eventThreadDone
         lock.unlock()
-        mpv_wakeup(handle)
+        earshot_mpv_wakeup(handle)
         done.wait()
-        mpv_terminate_destroy(handle)
+        earshot_mpv_terminate_destroy(handle)
         continuation.finish()
     }
 
@@ -201,7 +205,7 @@ public final class MPVPlayer: @unchecked Sendable {
         defer { cStrings.forEach { free($0) } }
         cStrings.withUnsafeMutableBufferPointer { buffer in
             buffer.baseAddress!.withMemoryRebound(to: UnsafePointer<CChar>?.self, capacity: buffer.count) { argv in
-                _ = mpv_command_async(handle, Self.commandReplyID, argv)
+                _ = earshot_mpv_command_async(handle, Self.commandReplyID, argv)
             }
         }
     }
@@ -211,7 +215,7 @@ public final class MPVPlayer: @unchecked Sendable {
         guard !isShutDown else { return }
         var cValue: UnsafeMutablePointer<CChar>? = strdup(value)
         defer { free(cValue) }
-        _ = mpv_set_property_async(handle, Self.propertyReplyID, name, MPV_FORMAT_STRING, &cValue)
+        _ = earshot_mpv_set_property_async(handle, Self.propertyReplyID, name, MPV_FORMAT_STRING, &cValue)
     }
 
     static let commandReplyID: UInt64 = 1
@@ -232,7 +236,7 @@ public final class MPVPlayer: @unchecked Sendable {
         while true {
             lock.lock(); let stopping = isShutDown || generation != self.generation; lock.unlock()
             if stopping { return }
-            guard let event = mpv_wait_event(handle, held == nil ? 1 : 0.1)?.pointee else { continue }
+            guard let event = earshot_mpv_wait_event(handle, held == nil ? 1 : 0.1)?.pointee else { continue }
             if isProbeReply(event) { continue }
             let decoded = decode(event)
             if let end = held, event.event_id != MPV_EVENT_LOG_MESSAGE || tlsFailurePending() {
