@@ -10,6 +10,8 @@ import Web
 // Wiring only: parse options, open the library, start mpv and the server, stop cleanly.
 
 let started = Date()
+// Few malloc arenas, each shared by threads, rather than one for nearly every thread (MemoryTrim says why).
+MemoryTrim.limitArenas(to: 2)
 
 func fail(_ message: String) -> Never {
     FileHandle.standardError.write(Data("earshot: \(message)\n".utf8))
