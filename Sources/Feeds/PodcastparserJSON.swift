@@ -1,7 +1,10 @@
 import Dispatch
 import EarshotCore
-import Foundation
+import FoundationEssentials
 import Synchronization
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// Earshot's reading of a feed in gPodder podcastparser's JSON schema (same keys, seconds, Unix times),
 /// so the two can be diffed on any feed (`earshot parse --json`). Earshot's own model rides along under
@@ -258,6 +261,7 @@ private final class EpisodeBlocks: @unchecked Sendable {
     private let texts: UnsafeMutableBufferPointer<(bytes: [UInt8], count: Int)>
     private let next = Atomic<Int>(0)
     private let stopped = Atomic<Bool>(false)
+    private var inline = false
 
     init(content: FeedContent, order: [Int], pretty: Bool, blockSize: Int) {
         self.content = content
@@ -266,21 +270,28 @@ private final class EpisodeBlocks: @unchecked Sendable {
         self.blockSize = blockSize
         count = (order.count + blockSize - 1) / blockSize
         ready = (0..<count).map { _ in DispatchSemaphore(value: 0) }
-        workers = max(1, ProcessInfo.processInfo.activeProcessorCount)
+        workers = max(1, Int(sysconf(Int32(_SC_NPROCESSORS_ONLN))))
         // Every worker may hold a slot it took before a block below it was taken: more slots than
         // workers means the block `take` waits for always gets one.
         window = DispatchSemaphore(value: 2 * workers + 2)
         texts = .allocate(capacity: count)
         texts.initialize(repeating: ([], 0))
+        var started = 0
         for _ in 0..<workers {
             running.enter()
             // Threads of their own: the caller blocks in `take`, and on the system's pool that blocked
             // thread would count against its width (one worker, measured: 20 % slower).
-            Thread { [self] in
+            if WorkerThread.start({ [self] in
                 defer { running.leave() }
                 work()
-            }.start()
+            }) {
+                started += 1
+            } else {
+                running.leave()
+            }
         }
+        // No thread to be had: `take` writes each block itself.
+        inline = started == 0
     }
 
     deinit {
@@ -296,25 +307,30 @@ private final class EpisodeBlocks: @unchecked Sendable {
                 window.signal()
                 return
             }
-            var writer = JSONTextWriter(pretty: pretty, sortedKeys: true)
-            let range = (block * blockSize)..<min((block + 1) * blockSize, order.count)
-            writer.reserve(range.count * 2_560)
-            var written = 0
-            for position in range {
-                let item = content.items[order[position]]
-                guard let identity = PodcastparserJSON.identity(item) else { continue }
-                writer.elementStart(depth: 2, first: false)
-                PodcastparserJSON.writeEpisode(item, identity, into: &writer, depth: 2)
-                written += 1
-            }
-            texts[block] = (writer.take(), written)
+            write(block)
             ready[block].signal()
         }
     }
 
+    /// Writes block `block`'s text into its slot.
+    private func write(_ block: Int) {
+        var writer = JSONTextWriter(pretty: pretty, sortedKeys: true)
+        let range = (block * blockSize)..<min((block + 1) * blockSize, order.count)
+        writer.reserve(range.count * 2_560)
+        var written = 0
+        for position in range {
+            let item = content.items[order[position]]
+            guard let identity = PodcastparserJSON.identity(item) else { continue }
+            writer.elementStart(depth: 2, first: false)
+            PodcastparserJSON.writeEpisode(item, identity, into: &writer, depth: 2)
+            written += 1
+        }
+        texts[block] = (writer.take(), written)
+    }
+
     /// Block `index`'s text, once written (blocks are taken in order, each once).
     func take(_ index: Int) -> (bytes: [UInt8], count: Int) {
-        ready[index].wait()
+        if inline { write(index) } else { ready[index].wait() }
         defer { texts[index] = ([], 0) }
         window.signal()
         return texts[index]
@@ -325,5 +341,31 @@ private final class EpisodeBlocks: @unchecked Sendable {
         stopped.store(true, ordering: .relaxed)
         for _ in 0..<workers { window.signal() }
         running.wait()
+    }
+}
+
+/// A POSIX thread running one closure (Foundation's `Thread` would pull all of Foundation, and its ICU
+/// data, into the parser's binaries).
+private enum WorkerThread {
+    private final class Body {
+        let run: @Sendable () -> Void
+        init(_ run: @escaping @Sendable () -> Void) { self.run = run }
+    }
+
+    /// False when no thread could be made (nothing runs).
+    static func start(_ run: @escaping @Sendable () -> Void) -> Bool {
+        let body = Unmanaged.passRetained(Body(run)).toOpaque()
+        var thread = pthread_t()
+        let started = pthread_create(&thread, nil, { context in
+            let body = Unmanaged<Body>.fromOpaque(context!).takeRetainedValue()
+            body.run()
+            return nil
+        }, body)
+        guard started == 0 else {
+            Unmanaged<Body>.fromOpaque(body).release()
+            return false
+        }
+        pthread_detach(thread)
+        return true
     }
 }

@@ -1,23 +1,8 @@
 /// podcastparser's text functions, reproduced exactly (Python's notion of whitespace included), so
-/// `PodcastparserJSON` gives the strings it gives. Not used for Earshot's own model.
+/// `PodcastparserJSON` gives the strings it gives. Not used for Earshot's own model. They work on
+/// UTF-8 bytes; Tests/FeedsTests/PythonTextTests.swift holds them to their definitions on Unicode
+/// scalars (`str.isspace()`, `strip()`, each `re.sub`).
 enum Python {
-    /// `str.isspace()`: what `strip()` drops and `\s` matches.
-    static func isSpace(_ scalar: Unicode.Scalar) -> Bool {
-        switch scalar.value {
-        case 0x09...0x0D, 0x1C...0x20, 0x85, 0xA0, 0x1680, 0x2000...0x200A, 0x2028, 0x2029, 0x202F, 0x205F, 0x3000:
-            return true
-        default:
-            return false
-        }
-    }
-
-    static func strip(_ text: Substring.UnicodeScalarView) -> Substring.UnicodeScalarView {
-        var view = text
-        while let first = view.first, isSpace(first) { view.removeFirst() }
-        while let last = view.last, isSpace(last) { view.removeLast() }
-        return view
-    }
-
     /// `squash_whitespace`: `re.sub(r'\s+', ' ', text.strip())`.
     static func squash(_ text: String) -> String {
         squash(text, keepingLines: false)
@@ -81,7 +66,9 @@ enum Python {
         return start..<end
     }
 
-    /// The length in bytes of the character at `index` of UTF-8 `bytes` when `isSpace` holds for it, else 0.
+    /// The length in bytes of the character at `index` of UTF-8 `bytes` when it is whitespace to Python
+    /// (`str.isspace()`: U+0009–000D, U+001C–0020, U+0085, U+00A0, U+1680, U+2000–200A, U+2028, U+2029,
+    /// U+202F, U+205F, U+3000), else 0.
     static func spaceLength(_ bytes: UnsafeBufferPointer<UInt8>, _ index: Int) -> Int {
         let byte = bytes[index]
         if byte < 0x80 { return (0x09...0x0D).contains(byte) || (0x1C...0x20).contains(byte) ? 1 : 0 }

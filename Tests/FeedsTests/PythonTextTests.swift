@@ -10,9 +10,9 @@ struct PythonTextTests {
     static func reference(_ text: String, keepingLines: Bool) -> String {
         var out = String.UnicodeScalarView()
         var inRun = false
-        for scalar in Python.strip(Substring(text).unicodeScalars) {
+        for scalar in ScalarReference.strip(Substring(text).unicodeScalars) {
             let isLine = scalar == "\n" || scalar == "\r"
-            if Python.isSpace(scalar), !(keepingLines && isLine) {
+            if ScalarReference.isSpace(scalar), !(keepingLines && isLine) {
                 if !inRun { out.append(" ") }
                 inRun = true
             } else {
@@ -39,7 +39,7 @@ struct PythonTextTests {
             #expect(Python.squash(text) == Self.reference(text, keepingLines: false), "\(Array(text.unicodeScalars))")
             #expect(Python.squashKeepingLines(text) == Self.reference(text, keepingLines: true), "\(Array(text.unicodeScalars))")
             if !text.contains(where: { $0 == "<" || $0 == "&" || $0 == "\n" || $0 == "\r" || $0 == "\r\n" }) {
-                #expect(Python.removeHTMLTags(text) == String(String.UnicodeScalarView(Python.strip(Substring(text).unicodeScalars))))
+                #expect(Python.removeHTMLTags(text) == String(String.UnicodeScalarView(ScalarReference.strip(Substring(text).unicodeScalars))))
             }
         }
     }
@@ -68,6 +68,23 @@ struct PythonTextTests {
 /// What `Python.removeHTMLTags` did on Unicode scalars before it worked on bytes: the oracle it is
 /// held to (each pass as podcastparser's `re.sub`, written out).
 enum ScalarReference {
+    /// `str.isspace()`: what `strip()` drops and `\s` matches.
+    static func isSpace(_ scalar: Unicode.Scalar) -> Bool {
+        switch scalar.value {
+        case 0x09...0x0D, 0x1C...0x20, 0x85, 0xA0, 0x1680, 0x2000...0x200A, 0x2028, 0x2029, 0x202F, 0x205F, 0x3000:
+            return true
+        default:
+            return false
+        }
+    }
+
+    static func strip(_ text: Substring.UnicodeScalarView) -> Substring.UnicodeScalarView {
+        var view = text
+        while let first = view.first, isSpace(first) { view.removeFirst() }
+        while let last = view.last, isSpace(last) { view.removeLast() }
+        return view
+    }
+
     /// `remove_html_tags`: line breaks for `<br>`, lists and paragraphs, tags stripped, `&#NN;` and
     /// `&name;` decoded (unknown names vanish), runs of three or more line breaks cut to two, stripped.
     static func removeHTMLTags(_ html: String) -> String {
@@ -130,7 +147,7 @@ enum ScalarReference {
             guard run >= 3 else { return nil }
             return (cursor, String(String.UnicodeScalarView(scalars[index..<scalars.index(index, offsetBy: 2)])))
         }
-        return String(String.UnicodeScalarView(Python.strip(Substring(result).unicodeScalars)))
+        return String(String.UnicodeScalarView(ScalarReference.strip(Substring(result).unicodeScalars)))
     }
 
     /// One left-to-right, non-overlapping substitution pass, as `re.sub` makes: `match` returns where a
