@@ -92,7 +92,10 @@ final class FetchTask: @unchecked Sendable {
         }
         if let spooled {
             if SpooledBody.write(bytes, to: spooled.descriptor) { return true }
-            unspool(keeping: received - bytes.count)
+            guard unspool(keeping: received - bytes.count) else {
+                failure = .network(url: location, reason: "the temporary copy of the feed could not be written or read back")
+                return false
+            }
         } else if let spoolThreshold, !spoolRefused, received > spoolThreshold {
             if let (file, descriptor) = SpooledBody.create() {
                 spooled = (file, descriptor)
@@ -112,14 +115,23 @@ final class FetchTask: @unchecked Sendable {
     }
 
     /// Writing the spool file failed part-way (a full disk): its bytes come back to memory and the
-    /// rest stays there; the chunk that failed is appended by the caller.
-    private func unspool(keeping count: Int) {
-        guard let spooled else { return }
+    /// rest stays there; the chunk that failed is appended by the caller. False when they cannot be
+    /// read back (the fetch then fails rather than hand on a feed with a hole in it).
+    private func unspool(keeping count: Int) -> Bool {
+        guard let spooled else { return true }
         close(spooled.descriptor)
         self.spooled = nil
         spoolRefused = true
         // A short write may have left part of the failed chunk: only the `count` bytes before it count.
-        body = (spooled.body.contents() ?? Data()).prefix(count)
+        do {
+            let written = try spooled.body.contents()
+            guard written.count >= count else { return false }
+            body = written.prefix(count)
+            return true
+        } catch {
+            Log.error("fetch", "could not read back the temporary copy of \(url.absoluteString): \(error)")
+            return false
+        }
     }
 
     /// The spool file once the transfer is over (closed for writing), or nil when the body is in memory.

@@ -45,7 +45,7 @@ public final class SpooledBody: Sendable, Equatable {
     }
 
     /// The whole file, for going back to memory when the disk refuses more.
-    func contents() -> Data? {
-        try? Data(contentsOf: url)
+    func contents() throws -> Data {
+        try Data(contentsOf: url)
     }
 }

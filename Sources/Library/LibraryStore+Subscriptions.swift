@@ -13,10 +13,7 @@ extension LibraryStore {
                           lastModified: String? = nil) throws -> Podcast {
         let now = Date()
         let id = try database.transaction { () throws -> Int64 in
-            let known = try isKnown(feedURL)
-            let id = try upsertPodcast(feedURL: feedURL, content: content, etag: etag, lastModified: lastModified, at: now)
-            try welcome(try mergeEpisodes(podcastID: id, items: content.items), firstSubscription: !known, at: now)
-            return id
+            try storeWhole(content, at: FeedAddress(feedURL: feedURL, etag: etag, lastModified: lastModified), now)
         }
         return try savedPodcast(id)
     }
@@ -60,10 +57,7 @@ extension LibraryStore {
                     content.items = collected
                     let address = settle(&content)
                     if address.feedURL != feedURL, try isKnown(address.feedURL) { throw AlreadyThere() }
-                    let id = try upsertPodcast(feedURL: address.feedURL, content: content, etag: address.etag,
-                                               lastModified: address.lastModified, at: now)
-                    try welcome(try mergeEpisodes(podcastID: id, items: content.items), firstSubscription: false, at: now)
-                    return id
+                    return try storeWhole(content, at: address, now)
                 }
                 // A row to hang the episodes on, completed once the feed is read.
                 let id = try upsertPodcast(feedURL: feedURL, content: FeedContent(title: feedURL, author: "", summary: ""),
@@ -90,6 +84,16 @@ extension LibraryStore {
             return nil
         }
         return try savedPodcast(id)
+    }
+
+    /// Stores a whole parsed feed at `address`, on the caller's transaction: the podcast inserted or
+    /// updated (revived), its items merged, the new ones welcomed into the Inbox. Its id.
+    private func storeWhole(_ content: FeedContent, at address: FeedAddress, _ now: Date) throws -> Int64 {
+        let known = try isKnown(address.feedURL)
+        let id = try upsertPodcast(feedURL: address.feedURL, content: content, etag: address.etag,
+                                   lastModified: address.lastModified, at: now)
+        try welcome(try mergeEpisodes(podcastID: id, items: content.items), firstSubscription: !known, at: now)
+        return id
     }
 
     /// Whether the library has a podcast at `feedURL`, subscribed or not.

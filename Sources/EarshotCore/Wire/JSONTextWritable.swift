@@ -27,41 +27,62 @@ extension JSONTextWriter {
     }
 }
 
+extension JSONTextWriter {
+    /// A member of a compact object (`first` tracks the separator): a string, a number, a flag, or
+    /// a string or `null`.
+    public mutating func member(_ key: StaticString, _ value: String, first: inout Bool) {
+        self.key(key, depth: 1, first: &first)
+        writeString(value)
+    }
+
+    public mutating func member(_ key: StaticString, _ value: Double, first: inout Bool) {
+        self.key(key, depth: 1, first: &first)
+        writeNumber(value)
+    }
+
+    public mutating func member(_ key: StaticString, _ value: Bool, first: inout Bool) {
+        self.key(key, depth: 1, first: &first)
+        writeBool(value)
+    }
+
+    public mutating func member(_ key: StaticString, orNull value: String?, first: inout Bool) {
+        self.key(key, depth: 1, first: &first)
+        if let value { writeString(value) } else { writeNull() }
+    }
+
+    /// `{"<headKey>": head, "episodes": [...]}`: a podcast or a playlist with its episodes.
+    public mutating func writeEpisodes<Head: Encodable>(of head: Head, as headKey: StaticString, _ episodes: [Episode]) throws {
+        var first = true
+        openObject()
+        key(headKey, depth: 1, first: &first)
+        try writeEncodable(head)
+        key("episodes", depth: 1, first: &first)
+        try writeArray(of: episodes)
+        closeObject(depth: 0, empty: false)
+    }
+}
+
 extension Episode: JSONTextWritable {
     /// The keys and values of `encode(to:)`, written directly.
     public func writeJSON(into writer: inout JSONTextWriter) throws {
         var first = true
         writer.openObject()
-        writer.key("id", depth: 1, first: &first)
-        writer.writeNumber(Double(id))
-        writer.key("podcastId", depth: 1, first: &first)
-        writer.writeNumber(Double(podcastID))
-        writer.key("podcast", depth: 1, first: &first)
-        writer.writeString(podcastTitle)
-        writer.key("guid", depth: 1, first: &first)
-        writer.writeString(guid)
-        writer.key("title", depth: 1, first: &first)
-        writer.writeString(title)
-        writer.key("summary", depth: 1, first: &first)
-        writer.writeString(summary)
-        writer.key("url", depth: 1, first: &first)
-        writer.writeString(mediaURL)
-        writer.key("mimeType", depth: 1, first: &first)
-        writer.writeString(mediaType)
-        writer.key("length", depth: 1, first: &first)
-        writer.writeNumber(Double(mediaLength))
-        writer.key("duration", depth: 1, first: &first)
-        writer.writeNumber(duration)
+        writer.member("id", Double(id), first: &first)
+        writer.member("podcastId", Double(podcastID), first: &first)
+        writer.member("podcast", podcastTitle, first: &first)
+        writer.member("guid", guid, first: &first)
+        writer.member("title", title, first: &first)
+        writer.member("summary", summary, first: &first)
+        writer.member("url", mediaURL, first: &first)
+        writer.member("mimeType", mediaType, first: &first)
+        writer.member("length", Double(mediaLength), first: &first)
+        writer.member("duration", duration, first: &first)
         writer.key("published", depth: 1, first: &first)
         if let published { writer.writeNumber(published.timeIntervalSince1970) } else { writer.writeNull() }
-        writer.key("artwork", depth: 1, first: &first)
-        if let artworkURL { writer.writeString(artworkURL) } else { writer.writeNull() }
-        writer.key("position", depth: 1, first: &first)
-        writer.writeNumber(position)
-        writer.key("played", depth: 1, first: &first)
-        writer.writeBool(played)
-        writer.key("inbox", depth: 1, first: &first)
-        writer.writeBool(inInbox)
+        writer.member("artwork", orNull: artworkURL, first: &first)
+        writer.member("position", position, first: &first)
+        writer.member("played", played, first: &first)
+        writer.member("inbox", inInbox, first: &first)
         if let details {
             writer.key("details", depth: 1, first: &first)
             try writer.writeEncodable(details)

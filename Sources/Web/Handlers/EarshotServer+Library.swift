@@ -10,13 +10,7 @@ extension EarshotServer {
         var podcast: Podcast
         var episodes: [Episode]
         func writeJSON(into writer: inout JSONTextWriter) throws {
-            var first = true
-            writer.openObject()
-            writer.key("podcast", depth: 1, first: &first)
-            try writer.writeEncodable(podcast)
-            writer.key("episodes", depth: 1, first: &first)
-            try writer.writeArray(of: episodes)
-            writer.closeObject(depth: 0, empty: false)
+            try writer.writeEpisodes(of: podcast, as: "podcast", episodes)
         }
     }
 
@@ -36,14 +30,9 @@ extension EarshotServer {
             writer.openObject()
             writer.key("episodes", depth: 1, first: &first)
             try writer.writeArray(of: episodes)
-            writer.key("offset", depth: 1, first: &first)
-            writer.writeNumber(Double(offset))
-            writer.key("more", depth: 1, first: &first)
-            writer.writeBool(more)
-            if let total {
-                writer.key("total", depth: 1, first: &first)
-                writer.writeNumber(Double(total))
-            }
+            writer.member("offset", Double(offset), first: &first)
+            writer.member("more", more, first: &first)
+            if let total { writer.member("total", Double(total), first: &first) }
             writer.closeObject(depth: 0, empty: false)
         }
     }

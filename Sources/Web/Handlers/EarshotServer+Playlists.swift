@@ -8,13 +8,7 @@ extension EarshotServer {
         var playlist: Playlist
         var episodes: [Episode]
         func writeJSON(into writer: inout JSONTextWriter) throws {
-            var first = true
-            writer.openObject()
-            writer.key("playlist", depth: 1, first: &first)
-            try writer.writeEncodable(playlist)
-            writer.key("episodes", depth: 1, first: &first)
-            try writer.writeArray(of: episodes)
-            writer.closeObject(depth: 0, empty: false)
+            try writer.writeEpisodes(of: playlist, as: "playlist", episodes)
         }
     }
 
