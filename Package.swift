@@ -31,6 +31,9 @@ let package = Package(
         // GDBus from GLib for MPRIS (its shim.h says why GDBus, and why linked by name as CGdkPixbuf);
         // only Sources/MPRIS/DBus*.swift import it.
         .systemLibrary(name: "CGio"),
+        // The sync account's password hash: libxcrypt's yescrypt (libcrypt-dev, part of every C
+        // toolchain's libc6-dev); only Sources/Web/Sync/PasswordHash.swift imports it.
+        .systemLibrary(name: "CCrypt"),
 
         .target(name: "EarshotCore"),
         .target(name: "Mustache"),
@@ -46,7 +49,7 @@ let package = Package(
         .target(name: "Playback", dependencies: ["EarshotCore", "Library", "FeedFetching", "CMPV"]),
         // Artwork: fetched once, resized with gdk-pixbuf, kept on disk and served by Web.
         .target(name: "Artwork", dependencies: ["EarshotCore", "FeedFetching", "CGdkPixbuf"]),
-        .target(name: "Web", dependencies: ["EarshotCore", "Library", "Feeds", "FeedFetching", "Playback", "Downloads", "Mustache", "CWebSockets", "Artwork", "CQRencode"]),
+        .target(name: "Web", dependencies: ["EarshotCore", "Library", "Feeds", "FeedFetching", "Playback", "Downloads", "Mustache", "CWebSockets", "Artwork", "CQRencode", "CCrypt"]),
         .target(name: "Downloads", dependencies: ["EarshotCore", "Library", "HTTPClient"]),
         // Earshot as the desktop's media player on the session bus (MPRIS): above Web, whose
         // command path it drives.

@@ -104,13 +104,13 @@ enum LibrarySQL {
 
     /// Listening (a position saved past the start) takes an episode out of the Inbox.
     static let savePosition = """
-        UPDATE episodes SET position = ?1, position_updated_at = ?2, inbox_at = CASE WHEN ?1 > 0 THEN NULL ELSE inbox_at END
+        UPDATE episodes SET position = ?1, position_updated_at = ?2, position_by = NULL, inbox_at = CASE WHEN ?1 > 0 THEN NULL ELSE inbox_at END
         WHERE id = ?3
         """
     /// Marking played starts the episode over next time; marking unplayed keeps the position.
     static let setPlayed = """
         UPDATE episodes SET played = ?1, position = CASE WHEN ?1 THEN 0 ELSE position END,
-            position_updated_at = ?2, inbox_at = CASE WHEN ?1 THEN NULL ELSE inbox_at END
+            position_updated_at = ?2, position_by = NULL, inbox_at = CASE WHEN ?1 THEN NULL ELSE inbox_at END
         WHERE id = ?3
         """
 

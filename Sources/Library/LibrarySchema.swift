@@ -29,6 +29,9 @@ enum LibrarySchema {
         migrator.register("v9-inbox-and-sorts") { db in
             try db.execute(inbox) // LibrarySchema+Search.swift
         }
+        migrator.register("v10-sync") { db in
+            try db.execute(sync) // LibrarySchema+Sync.swift
+        }
         return migrator
     }()
 

@@ -27,6 +27,9 @@ public final class EarshotServer: WebHandler, @unchecked Sendable {
     /// Directory settings and the artwork of recent results (Handlers/EarshotServer+Directory.swift).
     let directory: DirectoryDesk
     let subscriptions: Subscriptions
+    /// The sync API's door and its background subscriber (Sync/: issue 16).
+    let syncDesk: SyncDesk
+    let syncSubscriber = SyncSubscriber()
     /// Refreshes feeds on request and every `refreshSchedule` (nil: only on request).
     public let refresher: FeedRefresher
     let refreshSchedule: RefreshSchedule?
@@ -48,6 +51,7 @@ public final class EarshotServer: WebHandler, @unchecked Sendable {
         refresher = FeedRefresher(store: store)
         self.refreshSchedule = refreshSchedule
         subscriptions = Subscriptions(store: store, refresher: refresher)
+        syncDesk = SyncDesk(store: store)
         transport = Self.makeTransport(configuration) // EarshotServer+Access.swift: --lan, Host allowlist
     }
 
@@ -62,6 +66,7 @@ public final class EarshotServer: WebHandler, @unchecked Sendable {
         await engine.addListener { message in transport.send(message) }
         await startDownloads() // EarshotServer+Downloads.swift
         await startRefreshing()
+        await syncSubscriber.setWork { [weak self] url in await self?.subscribeFromPhone(url) }
     }
 
     /// Stops serving and the periodic refresh. The engine is left to its owner.

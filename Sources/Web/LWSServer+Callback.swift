@@ -125,7 +125,8 @@ extension LWSServer {
                               ("content-type", WSI_TOKEN_HTTP_CONTENT_TYPE),
                               ("content-length", WSI_TOKEN_HTTP_CONTENT_LENGTH),
                               ("transfer-encoding", WSI_TOKEN_HTTP_TRANSFER_ENCODING),
-                              ("user-agent", WSI_TOKEN_HTTP_USER_AGENT), ("cookie", WSI_TOKEN_HTTP_COOKIE)] {
+                              ("user-agent", WSI_TOKEN_HTTP_USER_AGENT), ("cookie", WSI_TOKEN_HTTP_COOKIE),
+                              ("authorization", WSI_TOKEN_HTTP_AUTHORIZATION)] {
             if let value = header(wsi, token) { conn.headers[name] = value }
         }
         conn.method = method(wsi)

@@ -52,7 +52,7 @@ struct ProtocolDocTests {
         return rows
     }
 
-    static let whoWords: [RouteAccess: String] = [.anyone: "anyone", .pairedPage: "page", .paired: "paired", .host: "host"]
+    static let whoWords: [RouteAccess: String] = [.anyone: "anyone", .syncClient: "sync", .pairedPage: "page", .paired: "paired", .host: "host"]
 
     @Test("every route in the table is in the doc with its access, and the doc names no other")
     func routes() throws {

@@ -69,6 +69,11 @@ struct RouteAccessTableTests {
         #expect(RoutePattern("/js/{file...}").match("/js/views/a.js") == ["file": "views/a.js"])
         #expect(RoutePattern("/js/{file...}").match("/js/") == nil)
         #expect(RoutePattern("/js/{file...}").match("/js") == nil)
+        // gpodder.net's paths: a parameter ending in a fixed suffix.
+        #expect(RoutePattern("/api/2/devices/{user}.json").match("/api/2/devices/ann.json") == ["user": "ann"])
+        #expect(RoutePattern("/api/2/devices/{user}.json").match("/api/2/devices/ann.jso") == nil)
+        #expect(RoutePattern("/api/2/devices/{user}.json").match("/api/2/devices/.json") == nil)
+        #expect(RoutePattern("/subscriptions/{user}/{device}.txt").match("/subscriptions/a.b/phone-1.txt") == ["user": "a.b", "device": "phone-1"])
     }
 
     @Test("every row's pattern is reachable: no earlier row answers all of its paths and methods")
@@ -79,6 +84,7 @@ struct RouteAccessTableTests {
                 case .literal(let text): return text
                 case .id: return "7"
                 case .parameter: return "p"
+                case .suffixed(_, let suffix): return "p" + suffix
                 case .rest: return "a/b"
                 }
             }.joined(separator: "/")

@@ -20,6 +20,7 @@ struct RouteWalkTests {
                 let kind = parts.last ?? ""
                 parts.append(String(kind.hasPrefix("episode") ? h.episodes[0].id : kind.hasPrefix("podcast") ? h.podcast.id : 1))
             case .parameter(let name): parts.append(name == "file" ? "96.jpg" : "0123456789abcdef")
+            case .suffixed(_, let suffix): parts.append("someone" + suffix)
             case .rest: parts.append(files[parts.last ?? ""] ?? "x")
             }
         }

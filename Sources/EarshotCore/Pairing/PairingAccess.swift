@@ -11,7 +11,8 @@ public enum PairingAccess {
     /// The route table (Web's `EarshotServer.routes`) says who may call each route; this is the rule.
     public static func verdict(_ requester: Requester, access: RouteAccess?) -> AccessVerdict {
         switch (requester, access) {
-        case (.host, _):
+        case (.host, _), (_, .syncClient?):
+            // Sync rows: served to anyone, the handler asks for the sync account's credentials.
             return .serve
         case (.device, .host?):
             return .refuse(status: 403, message: "only the Earshot machine's own browser can pair or remove devices")

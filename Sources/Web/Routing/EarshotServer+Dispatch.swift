@@ -34,7 +34,7 @@ extension EarshotServer {
     /// site can post `text/plain` or a form without asking first; it cannot post JSON without a
     /// CORS preflight, which this server never grants. A `.file` row (OPML import) takes a file as it is.
     static func checkBody(_ request: HTTPRequest, _ body: Route.Body) throws(HTTPError) {
-        guard body != .file, !request.body.isEmpty else { return }
+        guard body != .file, body != .anyJSON, !request.body.isEmpty else { return }
         let type = request.headers["content-type"]?.split(separator: ";").first.map { $0.trimmingCharacters(in: .whitespaces).lowercased() }
         guard type == "application/json" else {
             throw HTTPError(415, "send the body as JSON with Content-Type: application/json")

@@ -12,6 +12,10 @@ struct Route: Sendable {
         case json
         /// A file as it is (OPML import): any content type.
         case file
+        /// JSON whatever its Content-Type says (sync clients: mygpoclient posts JSON as a form,
+        /// AntennaPod its login as `plain/text`). Only for `.syncClient` rows, which a page of another
+        /// site cannot use: they need the sync account's credentials, and another site's Origin is refused.
+        case anyJSON
     }
 
     typealias Handler = @Sendable (EarshotServer, HTTPRequest) async throws -> HTTPResponse
@@ -38,13 +42,16 @@ struct Route: Sendable {
 }
 
 /// A path pattern: literal segments, `{name}` for one segment (`{id}` must be a positive whole
-/// number), and a final `{name...}` for the rest of the path (one segment or more).
+/// number), `{name}.ext` for a segment ending in `.ext` (gpodder.net's `/api/2/devices/{user}.json`;
+/// the parameter is the segment without it), and a final `{name...}` for the rest of the path
+/// (one segment or more).
 struct RoutePattern: Sendable, Equatable, CustomStringConvertible {
     enum Segment: Sendable, Equatable {
         case literal(String)
         case parameter(String)
         case id(String)
         case rest(String)
+        case suffixed(String, suffix: String)
     }
 
     let segments: [Segment]
@@ -53,6 +60,9 @@ struct RoutePattern: Sendable, Equatable, CustomStringConvertible {
     init(_ text: String) {
         description = text
         segments = text.split(separator: "/").map { part in
+            if part.hasPrefix("{"), let close = part.firstIndex(of: "}"), part.index(after: close) != part.endIndex {
+                return .suffixed(String(part[part.index(after: part.startIndex)..<close]), suffix: String(part[part.index(after: close)...]))
+            }
             guard part.hasPrefix("{"), part.hasSuffix("}") else { return .literal(String(part)) }
             let name = String(part.dropFirst().dropLast())
             if name.hasSuffix("...") { return .rest(String(name.dropLast(3))) }
@@ -85,6 +95,9 @@ struct RoutePattern: Sendable, Equatable, CustomStringConvertible {
             case .parameter(let name):
                 guard index < given.count, !given[index].isEmpty else { return nil }
                 parameters[name] = String(given[index])
+            case .suffixed(let name, let suffix):
+                guard index < given.count, given[index].hasSuffix(suffix), given[index].count > suffix.count else { return nil }
+                parameters[name] = String(given[index].dropLast(suffix.count))
             case .id(let name):
                 // Digits only: Int64 would also read "+5" and "007".
                 guard index < given.count, given[index].first != "0", given[index].allSatisfy({ $0 >= "0" && $0 <= "9" }),

@@ -58,12 +58,52 @@ extension EarshotServer {
             r.method == "PUT" ? try await s.saveDirectorySettings(r) : try await s.directorySettings(r)
         },
 
+        // Sync with phone podcast apps (Sync/: issue 16). `sync` rows take the sync account's Basic
+        // credentials or its session cookie, from anyone (pairing or not), and JSON whatever its type.
+        Route(["GET", "PUT", "DELETE"], "/api/sync", .host, body: .json) { s, r in
+            switch r.method {
+            case "PUT": try await s.saveSyncSettings(r)
+            case "DELETE": try await s.removeSyncSettings(r)
+            default: try await s.syncSettings(r)
+            }
+        },
+        Route(["POST"], "/api/2/auth/{user}/login.json", .syncClient, body: .anyJSON) { s, r in try await s.gpodderLogin(r) },
+        Route(["POST"], "/api/2/auth/{user}/logout.json", .syncClient, body: .anyJSON) { s, r in try await s.gpodderLogout(r) },
+        Route(["GET"], "/api/2/devices/{user}.json", .syncClient) { s, r in try await s.gpodderDevices(r) },
+        Route(["POST"], "/api/2/devices/{user}/{device}.json", .syncClient, body: .anyJSON) { s, r in try await s.gpodderUpdateDevice(r) },
+        Route(["GET", "POST"], "/api/2/subscriptions/{user}/{device}.json", .syncClient, body: .anyJSON) { s, r in
+            r.method == "POST" ? try await s.gpodderUploadSubscriptions(r) : try await s.gpodderSubscriptionChanges(r)
+        },
+        Route(["GET", "POST"], "/api/2/episodes/{user}.json", .syncClient, body: .anyJSON) { s, r in
+            r.method == "POST" ? try await s.gpodderUploadEpisodeActions(r) : try await s.gpodderEpisodeActions(r)
+        },
+        Route(["GET", "POST"], "/api/2/sync-devices/{user}.json", .syncClient, body: .anyJSON) { s, r in try await s.gpodderSyncDevices(r) },
+        Route(["GET", "PUT"], "/subscriptions/{user}/{device}.opml", .syncClient, body: .anyJSON) { s, r in try await s.simpleList(r, .opml, perDevice: true) },
+        Route(["GET", "PUT"], "/subscriptions/{user}/{device}.json", .syncClient, body: .anyJSON) { s, r in try await s.simpleList(r, .json, perDevice: true) },
+        Route(["GET", "PUT"], "/subscriptions/{user}/{device}.txt", .syncClient, body: .anyJSON) { s, r in try await s.simpleList(r, .txt, perDevice: true) },
+        Route(["GET", "PUT"], "/subscriptions/{user}.opml", .syncClient, body: .anyJSON) { s, r in try await s.simpleList(r, .opml, perDevice: false) },
+        Route(["GET", "PUT"], "/subscriptions/{user}.json", .syncClient, body: .anyJSON) { s, r in try await s.simpleList(r, .json, perDevice: false) },
+        Route(["GET", "PUT"], "/subscriptions/{user}.txt", .syncClient, body: .anyJSON) { s, r in try await s.simpleList(r, .txt, perDevice: false) },
+        Route(["GET"], "/index.php/apps/gpoddersync/subscriptions", .syncClient) { s, r in try await s.nextcloudSubscriptions(r) },
+        Route(["POST"], "/index.php/apps/gpoddersync/subscription_change/create", .syncClient, body: .anyJSON) { s, r in
+            try await s.nextcloudSubscriptionChange(r)
+        },
+        Route(["GET"], "/index.php/apps/gpoddersync/episode_action", .syncClient) { s, r in try await s.nextcloudEpisodeActions(r) },
+        Route(["POST"], "/index.php/apps/gpoddersync/episode_action/create", .syncClient, body: .anyJSON) { s, r in
+            try await s.nextcloudUploadEpisodeActions(r)
+        },
+        Route(["POST"], "/index.php/login/v2", .syncClient, body: .anyJSON) { s, r in try await s.nextcloudLoginStart(r) },
+        Route(["POST"], "/index.php/login/v2/poll", .syncClient, body: .anyJSON) { s, r in try await s.nextcloudLoginPoll(r) },
+        Route(["GET"], "/index.php/login/v2/flow/{token}", .anyone) { s, r in try await s.nextcloudLoginPage(r) },
+        Route(["POST"], "/index.php/login/v2/grant", .anyone, body: .json) { s, r in try await s.nextcloudLoginGrant(r) },
+
         // The live socket: the transport upgrades GET /ws; a plain GET is told to upgrade.
         Route(["GET"], "/ws", .paired) { _, _ in throw HTTPError(426, "/ws is a WebSocket: connect with Upgrade: websocket") },
 
         // Artwork and files under Public/ (the pairing page's own files first: strangers get those).
         Route(["GET"], "/artwork/{key}/{file}", .paired) { s, r in try await s.artworkImage(r) },
         Route(["GET"], "/js/pair.js", .anyone) { s, r in try s.staticFile(r) },
+        Route(["GET"], "/js/sync-login.js", .anyone) { s, r in try s.staticFile(r) },
         Route(["GET"], "/js/views/pairing.js", .anyone) { s, r in try s.staticFile(r) },
         Route(["GET"], "/css/base.css", .anyone) { s, r in try s.staticFile(r) },
         Route(["GET"], "/css/pairing.css", .anyone) { s, r in try s.staticFile(r) },

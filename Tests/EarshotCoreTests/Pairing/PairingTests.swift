@@ -120,6 +120,7 @@ struct PairingAccessTests {
             }
             switch PairingAccess.verdict(.stranger, access: access) {
             case .refuse(let status, _): #expect((access == nil || access == .paired || access == .host) && status == 401)
+            case .serve: #expect(access == .syncClient, "a stranger is served only sync rows (which ask for credentials)")
             case let verdict: #expect((access == .anyone || access == .pairedPage) && verdict == .pairingOnly)
             }
         }
@@ -130,6 +131,8 @@ struct PairingAccessTests {
         #expect(RouteAccess.host.opener(.anyone) == .anyone)
         #expect(RouteAccess.paired.opener(.host) == .paired)
         #expect(RouteAccess.pairedPage.opener(.paired) == .pairedPage)
+        #expect(RouteAccess.syncClient.opener(.pairedPage) == .syncClient)
+        #expect(RouteAccess.anyone.opener(.syncClient) == .anyone)
     }
 }
 
