@@ -60,9 +60,14 @@ extension LibraryStore {
 
     // MARK: Subscriptions
 
-    /// The feed addresses the library is subscribed to, oldest subscription first.
+    /// The web (http, https) feed addresses the library is subscribed to, oldest subscription first:
+    /// what phones can subscribe to as well. The bundled demo (a path of this server) is not among them,
+    /// and no phone's list can unsubscribe it.
     public func subscribedFeedURLs() throws -> [String] {
-        try database.fetchAll("SELECT feed_url FROM podcasts WHERE subscribed ORDER BY added_at, id") { $0.string(at: 0) }
+        try database.fetchAll("""
+            SELECT feed_url FROM podcasts WHERE subscribed AND (feed_url LIKE 'http://%' OR feed_url LIKE 'https://%')
+            ORDER BY added_at, id
+            """) { $0.string(at: 0) }
     }
 
     /// What changed at or after `since` (Unix seconds): each address's last change decides whether
@@ -71,6 +76,7 @@ extension LibraryStore {
         let rows = try database.fetchAll("""
             SELECT url, added FROM sync_subscription_log l
             WHERE at >= ?1 AND id = (SELECT max(id) FROM sync_subscription_log m WHERE m.url = l.url AND m.at >= ?1)
+              AND (url LIKE 'http://%' OR url LIKE 'https://%')
             ORDER BY id
             """, [since]) { (url: $0.string(at: 0), added: $0.bool(at: 1)) }
         return (rows.filter(\.added).map(\.url), rows.filter { !$0.added }.map(\.url))

@@ -4,7 +4,7 @@ import Web
 
 /// What `earshot` was asked to do, from its arguments and environment.
 struct Options {
-    enum Command { case serve, subscribe(String), refresh, parse(ParseCommand.Settings), importOPML(String), exportOPML, help, version }
+    enum Command { case serve, subscribe(String), refresh, parse(ParseCommand.Settings), importOPML(String), exportOPML, syncUser(String), help, version }
 
     var command: Command = .serve
     var host = "127.0.0.1"
@@ -41,6 +41,7 @@ struct Options {
       earshot parse FILE|URL [--json] [--timing [--repeat N]]
       earshot import FILE.opml [--data DIR]
       earshot export [--data DIR] > subscriptions.opml
+      earshot sync-user NAME [--data DIR] [< password]
       earshot help | --version
 
     serve          play on this machine and serve the web UI (default: http://127.0.0.1:8080)
@@ -48,6 +49,9 @@ struct Options {
     refresh        refresh every feed now and say which failed (exit 3 when some did)
     import FILE    subscribe to every feed of an OPML file (exit 3 when some failed)
     export         print the subscriptions as OPML 2.0
+    sync-user NAME turn on sync for phone podcast apps (AntennaPod, gPodder: gpodder.net
+                   or Nextcloud sync) as NAME; the password from standard input, asked
+                   for on a terminal, or made and printed once when empty
     parse          print what Earshot reads in a feed; --json in podcastparser's schema
                    (plus Earshot's fields), --timing prints the parse time alone
 
@@ -149,6 +153,10 @@ struct Options {
                 options.command = .importOPML(file)
                 rest = rest.dropFirst()
             case "export": options.command = .exportOPML
+            case "sync-user":
+                guard let name = rest.first, !name.hasPrefix("-") else { throw OptionError("sync-user needs a user name") }
+                options.command = .syncUser(name)
+                rest = rest.dropFirst()
             case "parse":
                 guard let target = rest.first, !target.hasPrefix("-") else { throw OptionError("parse needs a file or URL") }
                 options.command = .parse(ParseCommand.Settings(target: target))

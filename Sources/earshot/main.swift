@@ -78,6 +78,8 @@ case .refresh:
     }
 case .importOPML(let file):
     exit(await OPMLCommand.importFile(file, store: store))
+case .syncUser(let name):
+    exit(await SyncUserCommand.run(name, store: store))
 case .serve, .help, .version, .parse, .exportOPML:
     break
 }

@@ -221,7 +221,8 @@ extension EarshotServer {
     func simpleSubscriptions(_ request: HTTPRequest, _ format: ListFormat, perDevice: Bool) async throws -> HTTPResponse {
         try await syncAnswer(request) { _ in
             if perDevice { try await store.touchSyncDevice(id: try Self.syncDevice(request), at: Date().timeIntervalSince1970) }
-            let podcasts = try await store.podcasts()
+            // Web feeds only: the bundled demo is a path of this server, no use to a phone.
+            let podcasts = try await store.podcasts().filter { SubscriptionUpload.cleanURL($0.feedURL) == $0.feedURL }
             switch format {
             case .txt:
                 return HTTPResponse(status: 200, body: Data(podcasts.map { $0.feedURL + "\n" }.joined().utf8))

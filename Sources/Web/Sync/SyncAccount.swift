@@ -39,3 +39,24 @@ struct SyncAccount: Codable, Sendable, Equatable {
         return nil
     }
 }
+
+/// Setting the sync account without a server (`earshot sync-user NAME` on a headless box). A
+/// running server reads the account on each request, so it takes the change at once (its old
+/// sessions of another user name no longer match).
+public enum SyncAccountSetup {
+    /// Stores `user` with `password` (nil or empty: one is made). Returns the password made, to
+    /// be shown once, or nil when the caller chose it. Throws a message for the user.
+    public static func set(user name: String, password: String?, store: LibraryStore) async throws -> String? {
+        guard let user = SyncUserName.clean(name) else { throw SyncSetupError(SyncUserName.rule) }
+        let chosen = password.flatMap { $0.isEmpty ? nil : $0 }
+        if let chosen, let problem = SyncAccount.checkChosen(chosen) { throw SyncSetupError(problem) }
+        let secret = chosen ?? SyncAccount.generatePassword()
+        try await SyncAccount(user: user, hash: PasswordHash.make(secret), created: Date().timeIntervalSince1970).save(store)
+        return chosen == nil ? secret : nil
+    }
+}
+
+public struct SyncSetupError: Error, CustomStringConvertible {
+    public let description: String
+    init(_ description: String) { self.description = description }
+}
