@@ -19,6 +19,8 @@ if [ "$mode" = test ]; then
     packages+=(chromium chromium-driver python3-venv libxml2-utils)
     # zbar-tools: tests read the pairing QR code back; iproute2: `ip netns` for the LAN tests.
     packages+=(zbar-tools iproute2)
+    # python3-mygpoclient: gPodder's own sync client library talks to Earshot's sync API (Tests/e2e/test_sync.py).
+    packages+=(python3-mygpoclient)
     # The host tests (Tests/host): a private session bus and what drives it (dbus-daemon,
     # dbus-run-session, playerctl), a private sound server and its tools (pulseaudio, pactl, parec),
     # and the service's package checks (dpkg-dev's dpkg-shlibdeps, lintian, systemd-analyze).
