@@ -9,6 +9,7 @@ import { toast } from '../core/toast.js';
 import { confirmDialog } from '../components/confirm.js';
 import { socket } from '../core/socket.js';
 import { Msg } from '../core/commands.js';
+import { mountSyncSettings } from '../components/sync-settings.js';
 
 export const devicesView = {
   mount(root) {
@@ -33,7 +34,10 @@ function mountHost(body) {
   const panel = h('section', { class: 'devices-pairing', 'aria-label': 'Pair a phone' });
   const list = h('ul', { class: 'device-list', 'aria-label': 'Paired devices' });
   const empty = h('p', { class: 'empty' }, 'No devices are paired.');
-  body.replaceChildren(panel, h('h2', { class: 'section-title' }, 'Paired devices'), list, empty);
+  const sync = h('section', { class: 'sync-settings', 'aria-labelledby': 'sync-title' });
+  body.replaceChildren(panel, h('h2', { class: 'section-title' }, 'Paired devices'), list, empty,
+    h('h2', { class: 'section-title', id: 'sync-title' }, 'Podcast apps'), sync);
+  const stopSync = mountSyncSettings(sync);
 
   let status = null; // the last GET /api/pairing
   let chosenHost = null; // the address the QR code names (null: the server's first choice)
@@ -151,7 +155,7 @@ function mountHost(body) {
     // Run out: the server closes it on its own; ask once for what stands now.
     if (status.pairing.expires <= Date.now() / 1000) { status = { ...status, pairing: null }; refresh(); }
   }, 1000);
-  return () => { clearInterval(tick); for (const stop of stops) stop(); };
+  return () => { clearInterval(tick); stopSync(); for (const stop of stops) stop(); };
 }
 
 /** The nodes given, without the absent ones (replaceChildren would show `null` as text). */

@@ -46,7 +46,11 @@ extension SyncDesk {
         var checked = request
         checked.headers["authorization"] = credentials.basicHeader
         checked.headers["cookie"] = nil
-        let caller = try await authenticate(checked, pathUser: nil)
+        let caller: Caller
+        do { caller = try await authenticate(checked, pathUser: nil) } catch where error.status == 401 {
+            // No Basic challenge here: a browser's fetch would answer it with its own login prompt.
+            throw HTTPError(401, error.message)
+        }
         flows[key]?.granted = SyncCredentials(user: caller.user, password: credentials.password)
     }
 
