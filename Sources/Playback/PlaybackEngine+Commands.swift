@@ -14,6 +14,7 @@ extension PlaybackEngine {
         case .playlist(let playlist): try await handlePlaylist(playlist)
         case .chapter, .chapterNext, .chapterPrevious: try await handleChapter(command)
         case .output(let device): try await chooseOutput(device)
+        case .handoff(let handoff): try await handleHandoff(handoff)
         case .mark(let id, let played):
             do { try await store.setPlayed(episodeID: id, played: played) } catch LibraryError.episodeNotFound {
                 throw CommandError("no episode with id \(id)")

@@ -126,7 +126,7 @@ extension LWSServer {
                               ("content-length", WSI_TOKEN_HTTP_CONTENT_LENGTH),
                               ("transfer-encoding", WSI_TOKEN_HTTP_TRANSFER_ENCODING),
                               ("user-agent", WSI_TOKEN_HTTP_USER_AGENT), ("cookie", WSI_TOKEN_HTTP_COOKIE),
-                              ("authorization", WSI_TOKEN_HTTP_AUTHORIZATION)] {
+                              ("authorization", WSI_TOKEN_HTTP_AUTHORIZATION), ("range", WSI_TOKEN_HTTP_RANGE)] {
             if let value = header(wsi, token) { conn.headers[name] = value }
         }
         conn.method = method(wsi)

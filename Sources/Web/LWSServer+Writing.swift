@@ -61,7 +61,9 @@ extension LWSServer {
         ("x-frame-options", "DENY"),
         ("content-security-policy",
          // ws: and wss: spelled out: older Safari does not count the page's own socket as 'self'.
-         "default-src 'self'; img-src * data: blob:; media-src 'self' blob:; connect-src 'self' ws: wss:; " +
+         // media-src http: https:: a phone that takes an episode along plays it from the feed's own
+         // address (audio only: no script, no frame, nothing of the page's).
+         "default-src 'self'; img-src * data: blob:; media-src 'self' blob: http: https:; connect-src 'self' ws: wss:; " +
          "script-src 'self'; style-src 'self'; object-src 'none'; base-uri 'none'; " +
          "frame-ancestors 'none'; form-action 'self'"),
     ]

@@ -3,6 +3,8 @@
 // gesture we loop a near-silent clip whose play/pause mirrors the server, and we
 // describe the server's episode through navigator.mediaSession.
 // A per-device switch (localStorage) turns it off: on a phone the clip pauses other audio.
+// While this phone plays an episode itself (core/handoff.js), the lock screen is that episode's:
+// its own <audio> is the media, the clip rests and the actions drive the phone's player.
 
 import { artworkSet } from '../core/artwork-url.js';
 import { h, safeUrl } from '../core/dom.js';
@@ -10,6 +12,7 @@ import { socket } from '../core/socket.js';
 import { Cmd } from '../core/commands.js';
 import { player } from '../core/player-state.js';
 import { skipIntervals } from './skip-intervals.js';
+import { handoff } from '../core/handoff.js';
 
 const STORAGE_KEY = 'earshot.mediaSession';
 const CLIP = '/media/keepalive.mp3';
@@ -67,7 +70,17 @@ export function initMediaSession() {
         if (Number.isFinite(details?.seekTime)) socket.send(Cmd.seek, { to: details.seekTime });
       },
     };
-    for (const [action, fn] of Object.entries(handlers)) {
+    // The phone's own player while it has the episode (previous/next stay the queue's).
+    const onPhone = {
+      play: () => { if (!handoff.playing) handoff.toggle(); },
+      pause: () => { if (handoff.playing) handoff.toggle(); },
+      stop: () => { if (handoff.playing) handoff.toggle(); },
+      seekbackward: (details) => handoff.skip(-(details?.seekOffset || skipIntervals().back)),
+      seekforward: (details) => handoff.skip(details?.seekOffset || skipIntervals().forward),
+      seekto: (details) => handoff.seek(details?.seekTime),
+    };
+    for (const [action, host] of Object.entries(handlers)) {
+      const fn = onPhone[action] ? (details) => (handoff.active ? onPhone[action](details) : host(details)) : host;
       try {
         session.setActionHandler(action, fn);
       } catch { /* this browser does not know the action */ }
@@ -76,11 +89,25 @@ export function initMediaSession() {
   player.subscribe((state, kind) => {
     if (kind !== 'tick') mirror();
   });
+  handoff.subscribe(mirror);
   mirror();
 }
 
 /** Makes the clip, metadata, playback state and position match the server. */
 function mirror() {
+  if (handoff.active) {
+    mirrorClip(false);
+    if (!session) return;
+    describe(handoff.episode);
+    session.playbackState = handoff.playing ? 'playing' : 'paused';
+    const duration = handoff.audio?.duration;
+    try {
+      if (Number.isFinite(duration) && duration > 0) {
+        session.setPositionState({ duration, position: Math.min(handoff.position(), duration), playbackRate: handoff.audio.playbackRate || 1 });
+      }
+    } catch { /* a value the browser rejects: keep the old one */ }
+    return;
+  }
   const episode = player.episode;
   const playing = Boolean(episode) && !player.paused;
   mirrorClip(playing);

@@ -54,6 +54,9 @@ export const Cmd = Object.freeze({
   inboxDismiss: 'inbox.dismiss',
   inboxClear: 'inbox.clear',
   output: 'output',
+  handoffTake: 'handoff.take',
+  handoffPosition: 'handoff.position',
+  handoffGive: 'handoff.give',
   ping: 'ping',
 });
 

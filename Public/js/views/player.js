@@ -19,6 +19,7 @@ import { skipIntervalSettings, skipIntervals } from '../components/skip-interval
 import { mediaSessionSetting } from '../components/media-session.js';
 import { playedMarginSetting } from '../components/played-margin.js';
 import { outputButton } from '../components/output-menu.js';
+import { handoffPanel } from '../components/handoff-panel.js';
 import { artworkURL } from '../core/artwork-url.js';
 
 export const playerView = {
@@ -30,6 +31,7 @@ export const playerView = {
     const volume = volumeControl();
     const sleep = sleepButton();
     const output = outputButton();
+    const handoffUI = handoffPanel();
     const skips = skipIntervalSettings();
     const margin = playedMarginSetting();
     const art = h('img', { class: 'player-art', alt: '', width: 512, height: 512 });
@@ -64,6 +66,7 @@ export const playerView = {
     const body = h('div', { class: 'player-body' },
       artBox,
       h('div', { class: 'player-heading' }, title, podcast),
+      handoffUI.el,
       seek.el,
       h('div', { class: 'transport' },
         trackButton('previous', 'previous', 'Previous episode'),
@@ -139,6 +142,7 @@ export const playerView = {
       }
       seek.update();
       sleep.update(state);
+      if (kind !== 'tick') handoffUI.update();
     };
     const unsubscribe = player.subscribe(render);
     render(player.state, 'state');
@@ -148,6 +152,7 @@ export const playerView = {
         unsubscribe();
         seek.destroy();
         transcript.destroy();
+        handoffUI.destroy();
       },
     };
   },

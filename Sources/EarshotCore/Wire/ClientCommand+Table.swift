@@ -32,6 +32,13 @@ extension ClientCommand {
             }
             return .output(device: device)
         },
+        "handoff.take": { f throws(CommandError) in .handoff(.take(episode: try f.episode())) },
+        "handoff.position": { f throws(CommandError) in
+            .handoff(.position(episode: try f.episode(), at: try HandoffCommand.position(f.number("position"))))
+        },
+        "handoff.give": { f throws(CommandError) in
+            .handoff(.give(episode: try f.episode(), at: try HandoffCommand.position(f.number("position"))))
+        },
         "mark": { f throws(CommandError) in .mark(episode: try f.episode(), played: try f.bool("played")) },
         "settings": { f throws(CommandError) in
             let change = PlaybackSettings.Change(playedMargin: try f.optionalNumber("playedMargin"),

@@ -42,6 +42,10 @@ public enum ClientCommand: Sendable, Equatable {
     case inbox(InboxCommand)
     /// Plays through one of `PlaybackState.outputs` (by name; "auto": the system's), remembered.
     case output(device: String)
+    /// Hand-off to a phone's own player (issue 16): `take` pauses the speakers, the phone plays the
+    /// episode itself and reports where it is (`position`); `give` plays it on the speakers again
+    /// from the phone's position.
+    case handoff(HandoffCommand)
 
     /// Speeds a listener may choose; pitch is kept at all of them.
     public static let rateRange: ClosedRange<Double> = PlaybackSpeed.range

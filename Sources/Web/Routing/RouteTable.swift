@@ -42,6 +42,7 @@ extension EarshotServer {
         Route(["GET"], "/api/inbox", .paired) { s, r in try await s.inboxEpisodes(r) },
         Route(["GET"], "/api/episodes/{id}", .paired) { s, r in try await s.oneEpisode(r) },
         Route(["GET"], "/api/episodes/{id}/transcript", .paired) { s, r in try await s.episodeTranscript(r) },
+        Route(["GET"], "/api/episodes/{id}/listen", .paired) { s, r in try await s.listenToEpisode(r) },
         Route(["GET"], "/api/search", .paired) { s, r in try await s.librarySearch(r) },
         Route(["GET"], "/api/state", .paired) { s, r in try await s.playbackState(r) },
         Route(["POST"], "/api/subscriptions", .paired, body: .json) { s, r in try await s.subscribe(r) },
