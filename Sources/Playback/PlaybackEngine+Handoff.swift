@@ -40,13 +40,6 @@ extension PlaybackEngine {
             if finished { try await store.setPlayed(episodeID: id, played: true) } else { try await store.savePosition(episodeID: id, position: target) }
         }
         guard stored, state.episode?.id == id else { return }
-        state.position = target
-        savedPosition = target
-        if loaded {
-            let (phase, sendNow) = loading.seekRequested(target)
-            loading = phase
-            if sendNow { player.seek(to: target) }
-        }
-        publishState()
+        moveHeldEpisode(to: target) // PlaybackEngine+Sync.swift
     }
 }

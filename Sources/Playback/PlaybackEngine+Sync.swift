@@ -18,7 +18,12 @@ extension PlaybackEngine {
     /// saying the phone did it.
     public func followSyncedProgress(episodeID: Int64, position: Double, played: Bool) {
         guard state.episode?.id == episodeID, !state.isPlaying else { return }
-        let target = played ? 0 : position
+        moveHeldEpisode(to: played ? 0 : position)
+    }
+
+    /// Moves the episode held here (not playing) to a position the library already holds: the
+    /// player seeks when the file is open, and the position counts as saved.
+    func moveHeldEpisode(to target: Double) {
         state.position = target
         savedPosition = target
         if loaded {

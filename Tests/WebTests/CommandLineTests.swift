@@ -2,6 +2,7 @@ import Foundation
 @testable import Library
 import TestSupport
 import Testing
+import Web
 
 /// The `earshot` program itself, as a user runs it.
 @Suite("The earshot command", .serialized)
@@ -10,9 +11,11 @@ struct CommandLineTests {
 
     struct Run { var status: Int32; var out: String; var err: String }
 
-    static func run(_ arguments: [String], environment: [String: String] = [:]) async throws -> Run {
+    static func run(_ arguments: [String], environment: [String: String] = [:], input: Data? = nil) async throws -> Run {
         try await offThePool {
             let process = Process()
+            let stdin = Pipe()
+            if input != nil { process.standardInput = stdin }
             process.executableURL = binary
             process.arguments = arguments
             process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
@@ -20,6 +23,10 @@ struct CommandLineTests {
             process.standardOutput = out
             process.standardError = err
             try process.run()
+            if let input {
+                stdin.fileHandleForWriting.write(input)
+                try stdin.fileHandleForWriting.close()
+            }
             let outData = out.fileHandleForReading.readDataToEndOfFile()
             let errData = err.fileHandleForReading.readDataToEndOfFile()
             process.waitUntilExit()
@@ -46,6 +53,38 @@ struct CommandLineTests {
         #expect(bad.status == 2)
         #expect(bad.err.contains("--port must be 0…65535"))
         #expect(bad.err.contains("Usage:"))
+    }
+
+    @Test("sync-user NAME: the password from standard input, or one made and printed once; bad ones change nothing")
+    func syncUser() async throws {
+        let dir = TemporaryDirectory()
+        defer { dir.remove() }
+        func account() async throws -> (user: String, hash: String)? {
+            let store = try LibraryStore(path: dir.file("library.sqlite").path)
+            guard let text = try await store.setting("sync.account"),
+                  let object = try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any],
+                  let user = object["user"] as? String, let hash = object["hash"] as? String else { return nil }
+            return (user, hash)
+        }
+        let chosen = try await Self.run(["sync-user", "ann", "--data", dir.path], input: Data("my sofa password\n".utf8))
+        #expect(chosen.status == 0 && chosen.out.contains("Sync is on for ann") && !chosen.out.contains("shown this once"), "\(chosen.err)")
+        let first = try #require(try await account())
+        #expect(first.user == "ann" && PasswordHash.verify("my sofa password", against: first.hash))
+        #expect(!PasswordHash.verify("my sofa password\n", against: first.hash), "the line break is not part of it")
+
+        let made = try await Self.run(["sync-user", "bob", "--data", dir.path], input: Data())
+        #expect(made.status == 0, "\(made.err)")
+        let line = try #require(made.out.split(separator: "\n").first { $0.hasPrefix("Password (shown this once): ") })
+        let password = String(line.dropFirst("Password (shown this once): ".count))
+        #expect(password.count == 23)
+        let second = try #require(try await account())
+        #expect(second.user == "bob" && PasswordHash.verify(password, against: second.hash))
+
+        for (arguments, input, words) in [(["sync-user", "a b"], "long enough pass\n", "user name"), (["sync-user", "carol"], "short\n", "8 characters")] {
+            let refused = try await Self.run(arguments + ["--data", dir.path], input: Data(input.utf8))
+            #expect(refused.status == 1 && refused.err.contains(words), "\(refused.err)")
+        }
+        #expect(try await account()?.user == "bob", "a refused change leaves the account as it was")
     }
 
     @Test("a library that is not a database is reported and left as it was")
