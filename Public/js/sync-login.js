@@ -1,6 +1,8 @@
 // The login page of a podcast app's Nextcloud sync (Templates/sync-login.mustache): the listener
 // types the sync account's name and password; the app polling Earshot then receives them.
-// Self-contained: a phone that is not paired may load only this file.
+// Self-contained: a phone that is not paired may load only this file and views/stranger-form.js.
+
+import { postForm } from './views/stranger-form.js';
 
 const form = document.getElementById('sync-login-form');
 if (form) {
@@ -19,31 +21,15 @@ if (form) {
       say('Enter the sync user name and password.', 'error');
       return;
     }
-    submit.disabled = true;
     say('Checking…');
-    try {
-      const response = await fetch('/index.php/login/v2/grant', {
-        method: 'POST',
-        headers: { 'Content-Type': 'application/json', Accept: 'application/json' },
-        body: JSON.stringify({ token: form.dataset.token, user: user.value.trim(), password: password.value }),
-      });
-      const answer = await response.json().catch(() => null);
-      if (response.ok) {
-        say('Connected. Go back to your podcast app: it finishes by itself.', 'success');
-        document.body.dataset.granted = 'true';
-        form.querySelectorAll('input').forEach((input) => { input.disabled = true; });
-        return;
-      }
-      say(answer?.error ?? `Login failed (${response.status})`, 'error');
-      const retry = Number(response.headers.get('Retry-After'));
-      if (response.status === 429 && retry > 0) {
-        setTimeout(() => { submit.disabled = false; say(''); }, retry * 1000);
-        return;
-      }
-    } catch {
-      say('Could not reach Earshot. Is it still running?', 'error');
-    }
-    submit.disabled = false;
+    const answer = await postForm({
+      url: '/index.php/login/v2/grant', submit, say, failure: 'Login failed',
+      body: { token: form.dataset.token, user: user.value.trim(), password: password.value },
+    });
+    if (!answer) return;
+    say('Connected. Go back to your podcast app: it finishes by itself.', 'success');
+    document.body.dataset.granted = 'true';
+    form.querySelectorAll('input').forEach((input) => { input.disabled = true; });
   });
 }
 document.body.dataset.ready = 'true';

@@ -20,7 +20,7 @@ struct PairingServerTests {
             for path in ["/player", "/podcast/\(h.podcast.id)", "/pair"] {
                 #expect(try await h.http(path, headers: Stranger.forwarded).text.contains("Pair this device"), "\(path)")
             }
-            for path in ["/css/pairing.css", "/js/pair.js", "/js/views/pairing.js"] {
+            for path in ["/css/pairing.css", "/js/pair.js", "/js/views/pairing.js", "/js/views/stranger-form.js", "/js/sync-login.js"] {
                 #expect(try await h.http(path, headers: Stranger.forwarded).status == 200, "\(path)")
             }
             for path in ["/api/state", "/api/podcasts", "/api/episodes/\(h.episodes[0].id)", "/js/app.js", "/js/core/socket.js",

@@ -14,7 +14,8 @@ struct RouteAccessTableTests {
     func stranger() {
         let allowed: [(String, String)] = [
             ("GET", "/"), ("GET", "/player"), ("HEAD", "/podcast/3"), ("GET", "/pair"), ("HEAD", "/pair"),
-            ("GET", "/js/pair.js"), ("GET", "/js/views/pairing.js"), ("GET", "/css/pairing.css"),
+            ("GET", "/js/pair.js"), ("GET", "/js/views/pairing.js"), ("GET", "/js/views/stranger-form.js"), ("GET", "/css/pairing.css"),
+            ("GET", "/index.php/login/v2/flow/ab"), ("POST", "/index.php/login/v2/grant"),
             ("POST", "/api/pair"), ("GET", "/api/pair"), // a wrong method on an open route: 405 from the table
         ]
         for (method, path) in allowed {

@@ -2,6 +2,8 @@
 // arrives from its QR code, whose URL carries a one-time secret after "#s=") and gets a cookie
 // for good. Self-contained on purpose: a stranger may load only this file and pair.js.
 
+import { postForm } from './stranger-form.js';
+
 const SECRET = /^#s=([0-9a-f]{32})$/;
 
 /** Wires the form in `doc`; pairs at once when the URL carries the QR code's secret. */
@@ -18,32 +20,13 @@ export function initPairing(doc) {
   };
 
   async function pair(body) {
-    submit.disabled = true;
     say('Pairing…');
-    try {
-      const response = await fetch('/api/pair', {
-        method: 'POST',
-        headers: { 'Content-Type': 'application/json', Accept: 'application/json' },
-        body: JSON.stringify(body),
-      });
-      const answer = await response.json().catch(() => null);
-      if (response.ok) {
-        say(`Paired as “${answer?.device?.name ?? 'this device'}”. Opening Earshot…`, 'success');
-        doc.body.dataset.paired = 'true';
-        // Same-origin navigation: the new SameSite=Strict cookie goes along.
-        window.location.replace('/');
-        return;
-      }
-      const retry = Number(response.headers.get('Retry-After'));
-      say(answer?.error ?? `Pairing failed (${response.status})`, 'error');
-      if (response.status === 429 && retry > 0) {
-        setTimeout(() => { submit.disabled = false; say(''); }, retry * 1000);
-        return;
-      }
-    } catch {
-      say('Could not reach Earshot. Is it still running?', 'error');
-    }
-    submit.disabled = false;
+    const answer = await postForm({ url: '/api/pair', body, submit, say, failure: 'Pairing failed' });
+    if (!answer) return;
+    say(`Paired as “${answer.device?.name ?? 'this device'}”. Opening Earshot…`, 'success');
+    doc.body.dataset.paired = 'true';
+    // Same-origin navigation: the new SameSite=Strict cookie goes along.
+    window.location.replace('/');
   }
 
   // Digits only, grouped "123 456" as the host shows them.

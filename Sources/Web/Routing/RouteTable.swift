@@ -106,6 +106,7 @@ extension EarshotServer {
         Route(["GET"], "/js/pair.js", .anyone) { s, r in try s.staticFile(r) },
         Route(["GET"], "/js/sync-login.js", .anyone) { s, r in try s.staticFile(r) },
         Route(["GET"], "/js/views/pairing.js", .anyone) { s, r in try s.staticFile(r) },
+        Route(["GET"], "/js/views/stranger-form.js", .anyone) { s, r in try s.staticFile(r) },
         Route(["GET"], "/css/base.css", .anyone) { s, r in try s.staticFile(r) },
         Route(["GET"], "/css/pairing.css", .anyone) { s, r in try s.staticFile(r) },
         Route(["GET"], "/icons/earshot.svg", .anyone) { s, r in try s.staticFile(r) },
