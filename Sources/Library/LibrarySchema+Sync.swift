@@ -37,7 +37,7 @@ extension LibrarySchema {
             podcast TEXT NOT NULL,
             episode TEXT NOT NULL,
             guid TEXT,
-            action TEXT NOT NULL CHECK(action IN ('new', 'download', 'play', 'delete')),
+            action TEXT NOT NULL CHECK(action IN ('new', 'download', 'play', 'delete', 'flattr')),
             at REAL NOT NULL,
             started INTEGER,
             position INTEGER,

@@ -238,7 +238,12 @@ struct SyncAPITests {
             // Basic on a data request: answered, and a session cookie that then works alone (mygpoclient's way).
             let first = try await h.http("/api/2/episodes/ann.json", headers: ["Authorization": Self.basic])
             #expect(first.status == 200)
-            #expect(try await h.http("/api/2/episodes/ann.json", headers: ["Cookie": try Self.session(first)]).status == 200)
+            let cookie = try Self.session(first)
+            #expect(try await h.http("/api/2/episodes/ann.json", headers: ["Cookie": cookie]).status == 200)
+            // The password changed behind the server's back (earshot sync-user while it runs): the session ends.
+            _ = try await SyncAccountSetup.set(user: "ann", password: "another password", store: h.store)
+            #expect(try await h.http("/api/2/episodes/ann.json", headers: ["Cookie": cookie]).status == 401)
+            _ = try await SyncAccountSetup.set(user: "ann", password: Self.password, store: h.store)
             // Wrong passwords: two free, then 429 with Retry-After before the password is even looked at.
             let wrong = ["Authorization": SyncCredentials(user: "ann", password: "nope nope").basicHeader]
             #expect(try await h.http("/api/2/episodes/ann.json", headers: wrong).status == 401)
@@ -269,11 +274,22 @@ struct SyncAPITests {
             #expect(bad.status == 400 && bad.text.contains("both added and removed"))
             #expect(try await h.http("/api/2/subscriptions/ann/pixel.json?since=soon", headers: auth).status == 400)
 
+            // An action claiming to be Earshot's own is the uploader's: no phone speaks for the speakers.
+            var claimed = good
+            claimed["device"] = "earshot"
+            claimed["action"] = "download"
+            _ = try await h.http("/api/2/episodes/ann.json", method: "POST", headers: auth, body: try Self.json([claimed]))
+            let mine = try #require(try Self.object(try await h.http("/api/2/episodes/ann.json?since=0&device=earshot", headers: auth))["actions"] as? [[String: Any]])
+            #expect(!mine.contains { $0["action"] as? String == "download" })
+            let flattr = good.merging(["action": "flattr"]) { $1 }.filter { $0.key != "position" }
+            #expect(try await h.http("/api/2/episodes/ann.json", method: "POST", headers: auth, body: try Self.json([flattr])).status == 200,
+                    "gpodder.net's old flattr action is taken (and changes nothing)")
             // A phone whose clock runs a year ahead: its action counts as now, so Earshot's next save wins.
             var future = good
             future["timestamp"] = SyncTime.format(Date().timeIntervalSince1970 + 365 * 86_400)
             #expect(try await h.http("/api/2/episodes/ann.json", method: "POST", headers: auth, body: try Self.json([future])).status == 200)
-            let stored = try #require(try Self.object(try await h.http("/api/2/episodes/ann.json?since=0", headers: auth))["actions"] as? [[String: Any]]).first
+            let stored = try #require(try Self.object(try await h.http("/api/2/episodes/ann.json?since=0", headers: auth))["actions"] as? [[String: Any]])
+                .first { $0["action"] as? String == "play" }
             let time = try #require(SyncTime.parse(stored?["timestamp"] as? String ?? ""))
             #expect(abs(time - Date().timeIntervalSince1970) < 5, "capped at its arrival")
             try await Task.sleep(for: .milliseconds(1100))

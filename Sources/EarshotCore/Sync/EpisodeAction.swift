@@ -6,6 +6,8 @@ import FoundationEssentials
 public struct EpisodeAction: Sendable, Equatable {
     public enum Kind: String, Sendable, CaseIterable {
         case new, download, play, delete
+        /// gpodder.net's old "flattr" action (mygpoclient can still send it): kept, changes nothing.
+        case flattr
     }
 
     /// The feed's address.
@@ -77,7 +79,7 @@ extension EpisodeAction {
         guard let podcast = text("podcast") else { throw fail("podcast (the feed's address) is missing") }
         guard let episode = text("episode") else { throw fail("episode (the media address) is missing") }
         guard let name = text("action"), let kind = Kind(rawValue: name.lowercased()) else {
-            throw fail("action must be one of new, download, play, delete")
+            throw fail("action must be one of new, download, play, delete, flattr")
         }
         var timestamp: Double?
         switch fields["timestamp"] {

@@ -47,7 +47,7 @@ public enum SyncDecision: Sendable, Equatable {
                               margin: Double = ResumePoint.defaultFinishedMargin) -> SyncDecision {
         let target: (position: Double, played: Bool)
         switch action.kind {
-        case .download, .delete:
+        case .download, .delete, .flattr:
             return .keep(.notAboutListening)
         case .new:
             target = (0, false)

@@ -18,7 +18,8 @@ extension EarshotServer {
                 Log.warning("sync", "\(action.device ?? device)'s clock is \(Int(skew)) s ahead: its action on \(action.episode) counts as now")
             }
             action.timestamp = time
-            if action.device.flatMap(SyncDeviceID.clean) == nil { action.device = device }
+            // No device, a malformed one, or Earshot's own id (no phone speaks for the speakers): the uploader's.
+            if action.device.flatMap(SyncDeviceID.clean) == nil || action.device == LibraryStore.syncDeviceID { action.device = device }
             actions.append(action)
             let episode = try await store.matchEpisode(podcast: action.podcast, episode: action.episode, guid: action.guid)
             matches.append((action, episode?.id))

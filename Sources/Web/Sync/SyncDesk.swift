@@ -18,6 +18,9 @@ actor SyncDesk {
 
     private struct Session {
         var user: String
+        /// The account's hash when the session began: a password changed since (even by
+        /// `earshot sync-user` while the server runs) ends it.
+        var hash: String
         var expires: Double
     }
 
@@ -66,7 +69,7 @@ actor SyncDesk {
         }
         let now = Self.now()
         if let token = SyncCredentials.session(inCookieHeader: request.headers["cookie"]),
-           let session = sessions[SHA256.hex(token)], session.expires > now, session.user == account.user {
+           let session = sessions[SHA256.hex(token)], session.expires > now, session.user == account.user, session.hash == account.hash {
             sessions[SHA256.hex(token)]?.expires = now + Double(SyncCredentials.sessionLifetime)
             try Self.check(pathUser, account)
             return Caller(user: account.user, setCookie: nil)
@@ -86,7 +89,7 @@ actor SyncDesk {
         }
         throttle.succeeded(address)
         try Self.check(pathUser, account)
-        return Caller(user: account.user, setCookie: SyncCredentials.setSessionCookie(newSession(for: account.user, now: now)))
+        return Caller(user: account.user, setCookie: SyncCredentials.setSessionCookie(newSession(for: account, now: now)))
     }
 
     private static func check(_ pathUser: String?, _ account: SyncAccount) throws(HTTPError) {
@@ -104,7 +107,7 @@ actor SyncDesk {
         return true
     }
 
-    private func newSession(for user: String, now: Double) -> String {
+    private func newSession(for account: SyncAccount, now: Double) -> String {
         let token = Hex.encode((0..<32).map { _ in UInt8.random(in: 0...255, using: &random) })
         if sessions.count >= Self.maxSessions {
             sessions = sessions.filter { $0.value.expires > now }
@@ -112,7 +115,7 @@ actor SyncDesk {
                 sessions[oldest.key] = nil
             }
         }
-        sessions[SHA256.hex(token)] = Session(user: user, expires: now + Double(SyncCredentials.sessionLifetime))
+        sessions[SHA256.hex(token)] = Session(user: account.user, hash: account.hash, expires: now + Double(SyncCredentials.sessionLifetime))
         return token
     }
 

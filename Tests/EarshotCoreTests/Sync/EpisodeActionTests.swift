@@ -41,7 +41,7 @@ struct EpisodeActionTests {
             (#"{"podcast":"p"}"#, "array"),
             (#"[{"episode":"e","action":"play","position":1}]"#, "podcast"),
             (#"[{"podcast":"p","action":"play","position":1}]"#, "episode"),
-            (#"[{"podcast":"p","episode":"e","action":"flattr"}]"#, "action"),
+            (#"[{"podcast":"p","episode":"e","action":"like"}]"#, "action"),
             (#"[{"podcast":"p","episode":"e","action":"play"}]"#, "position"),
             (#"[{"podcast":"p","episode":"e","action":"play","position":-7}]"#, "position"),
             (#"[{"podcast":"p","episode":"e","action":"play","position":"x"}]"#, "position"),
