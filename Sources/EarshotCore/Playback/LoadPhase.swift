@@ -19,9 +19,12 @@ public enum LoadPhase: Sendable, Equatable {
         return false
     }
 
-    /// Whether mpv's reported positions are the episode's: loaded, and no seek on its way.
+    /// Whether mpv's reported positions are the episode's: the file open, and no seek on its way.
+    /// Not while it opens: mpv has no position for a file before it is loaded, so one reported then
+    /// is the previous file's, queued before the `loadfile` (a stop at 37 s, then a play from 0, read
+    /// back as 37 s now and then).
     public var positionsAreCurrent: Bool {
-        self == .opening(pendingSeek: nil) || self == .open(awaitingRestart: false)
+        self == .open(awaitingRestart: false)
     }
 
     /// mpv opened the file: the phase after, and the seek to send now (the one that waited).

@@ -8,7 +8,7 @@ struct LoadPhaseTests {
     @Test("a seek before the file opens waits, is sent when it opens, and positions are stale until playback restarts")
     func deferredSeek() {
         var phase = LoadPhase.opening(pendingSeek: nil)
-        #expect(phase.isLoaded && !phase.isOpen && phase.positionsAreCurrent)
+        #expect(phase.isLoaded && !phase.isOpen && !phase.positionsAreCurrent, "a position reported while opening is the previous file's")
         let (waiting, sendNow) = phase.seekRequested(42)
         #expect(!sendNow && waiting == .opening(pendingSeek: 42) && !waiting.positionsAreCurrent)
         phase = waiting
@@ -24,7 +24,9 @@ struct LoadPhaseTests {
     /// The flags as the engine kept them before (loaded, fileReady, pendingSeek, awaitingRestart).
     struct Flags: Equatable {
         var loaded = false, fileReady = false, pendingSeek: Double? = nil, awaitingRestart = false
-        var positionsAreCurrent: Bool { loaded && pendingSeek == nil && !awaitingRestart }
+        // One change from the old flags: positions are trusted only once the file is open (while it
+        // opens, a reported position is the previous file's).
+        var positionsAreCurrent: Bool { loaded && fileReady && pendingSeek == nil && !awaitingRestart }
     }
 
     @Test("over random event sequences the phase sends the same seeks and trusts the same positions as the old flags")
