@@ -49,12 +49,14 @@ let package = Package(
         .target(name: "Playback", dependencies: ["EarshotCore", "Library", "FeedFetching", "CMPV"]),
         // Artwork: fetched once, resized with gdk-pixbuf, kept on disk and served by Web.
         .target(name: "Artwork", dependencies: ["EarshotCore", "FeedFetching", "CGdkPixbuf"]),
-        .target(name: "Web", dependencies: ["EarshotCore", "Library", "Feeds", "FeedFetching", "Playback", "Downloads", "Mustache", "CWebSockets", "Artwork", "CQRencode", "CCrypt"]),
+        .target(name: "Web", dependencies: ["EarshotCore", "Library", "Feeds", "FeedFetching", "Playback", "Downloads", "Mustache", "CWebSockets", "Artwork", "CQRencode", "CCrypt", "Snapcast"]),
         .target(name: "Downloads", dependencies: ["EarshotCore", "Library", "HTTPClient"]),
+        // Snapcast (multi-room): the JSON-RPC control link to a snapserver and the one Earshot starts.
+        .target(name: "Snapcast", dependencies: ["EarshotCore"]),
         // Earshot as the desktop's media player on the session bus (MPRIS): above Web, whose
         // command path it drives.
         .target(name: "MPRIS", dependencies: ["EarshotCore", "Playback", "Web", "CGio"]),
-        .executableTarget(name: "earshot", dependencies: ["Web", "Playback", "Downloads", "Library", "Feeds", "FeedFetching", "HTTPClient", "EarshotCore", "MPRIS"]),
+        .executableTarget(name: "earshot", dependencies: ["Web", "Playback", "Downloads", "Library", "Feeds", "FeedFetching", "HTTPClient", "EarshotCore", "MPRIS", "Snapcast"]),
         // The feed parser alone, for `make bench` (Sources/earshot-parse/main.swift says why).
         .executableTarget(name: "earshot-parse", dependencies: ["Feeds"]),
         // Library search speed for `make bench` (Sources/earshot-bench/main.swift says what it measures).

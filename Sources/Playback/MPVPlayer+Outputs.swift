@@ -2,9 +2,36 @@ import CMPV
 import EarshotCore
 
 extension MPVPlayer {
-    /// Plays through `name`, one of `audio-device-list`'s names ("auto": the system's choice).
-    /// mpv reopens its output at once, mid-episode included.
-    public func setAudioDevice(_ name: String) { setProperty("audio-device", name) }
+    /// Plays through `name`, one of `audio-device-list`'s names ("auto": the system's choice), or
+    /// `SnapcastOutput.name`: the rooms. mpv reopens its output at once, mid-episode included.
+    ///
+    /// The rooms are SDL's "disk" audio driver writing into the file `SDL_DISKAUDIOFILE` names —
+    /// a link the server points at the snapserver's pipe (earshot's main.swift sets both variables
+    /// before anything starts when Snapcast is on). Measured against mpv's `ao=pcm` into the same
+    /// pipe: pcm writes 1.4 s blocks holding mpv's audio lock, so a pause was heard 2.7 s later and
+    /// mpv's answers stalled; SDL writes a period at a time at the pipe's pace, and a pause, a
+    /// resume or a seek is heard after Snapcast's 1 s buffer alone. The snapserver takes
+    /// 48000:16:2, which the `@snap` filter makes of anything.
+    public func setAudioDevice(_ name: String) {
+        if name == SnapcastOutput.name {
+            guard !lock.withLock({ intoRooms }) else { return }
+            lock.withLock { intoRooms = true }
+            command(["af", "add", Self.roomsFilter])
+            setProperty("ao", "sdl")
+            return
+        }
+        if lock.withLock({ intoRooms }) {
+            lock.withLock { intoRooms = false }
+            // Back to the host's own output: the one chosen at start, or mpv's own pick ("").
+            setProperty("ao", audioOutput ?? "")
+            command(["af", "remove", "@snap"])
+        }
+        setProperty("audio-device", name)
+    }
+
+    /// What the snapserver's pipe takes: 48 kHz, 16-bit, stereo (mpv's `audio-format` cannot be
+    /// set back to automatic while running, a labelled filter can be removed).
+    static let roomsFilter = "@snap:lavfi=[aresample=48000,aformat=sample_fmts=s16:channel_layouts=stereo]"
 
     /// Puts `url` after the playing file in mpv's playlist: with `prefetch-playlist` mpv opens it
     /// while the current one ends and moves on to it by itself, without the engine's round trip.

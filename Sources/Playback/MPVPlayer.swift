@@ -15,7 +15,7 @@ public final class MPVPlayer: @unchecked Sendable {
     private var generation = 0
     private var eventThreadDone = DispatchSemaphore(value: 0)
     let continuation: AsyncStream<MPVEvent>.Continuation
-    private let audioOutput: String?
+    let audioOutput: String?
     /// The CA bundle streams are verified against (nil: the system's).
     private let caFile: String?
     /// The last TLS failure ffmpeg logged, for the end of the file it failed (events thread only,
@@ -23,6 +23,8 @@ public final class MPVPlayer: @unchecked Sendable {
     var tlsFailure: String?
     /// The watchdog's probe bookkeeping (MPVPlayer+Health), guarded by `lock`.
     var health = MPVHealth()
+    /// Whether mpv plays into Snapcast's pipe now (MPVPlayer+Outputs), guarded by `lock`.
+    var intoRooms = false
 
     /// Every event mpv reports, in order, decoded — across restarts. Finishes after `shutdown()`.
     public let events: AsyncStream<MPVEvent>
@@ -117,7 +119,9 @@ public final class MPVPlayer: @unchecked Sendable {
     /// `settings` (e.g. pause, speed, volume) are options of the new instance from its start, so
     /// its first reports already agree with what the engine shows.
     public func restart(settings: [(String, String)] = []) throws {
-        let fresh = try Self.makeHandle(audioOutput: audioOutput, caFile: caFile, extra: settings)
+        // Into the rooms before: the new mpv starts there too.
+        let rooms = lock.withLock { intoRooms } ? [("ao", "sdl"), ("af", "@tempo:scaletempo2,\(Self.roomsFilter)")] : []
+        let fresh = try Self.makeHandle(audioOutput: audioOutput, caFile: caFile, extra: settings + rooms)
         lock.lock()
         guard !isShutDown else { lock.unlock(); earshot_mpv_terminate_destroy(fresh); return }
         let old = handle, oldDone = eventThreadDone

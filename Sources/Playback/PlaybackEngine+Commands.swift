@@ -9,6 +9,7 @@ extension PlaybackEngine {
         case .ping: return
         case .download: throw CommandError("downloads are handled by the download manager") // EarshotServer routes them
         case .inbox: throw CommandError("the Inbox is handled by the server") // EarshotServer routes it
+        case .room: throw CommandError("the rooms are handled by the server") // EarshotServer routes them
         case .queueAdd, .queueRemove, .queueMove, .queueClear, .shuffle, .repeatMode, .next, .previous:
             try await handleQueue(command)
         case .playlist(let playlist): try await handlePlaylist(playlist)
@@ -87,6 +88,7 @@ extension PlaybackEngine {
         loading = .opening(pendingSeek: nil)
         state.episode = NowPlaying(episode)
         state.position = start
+        roomsWentOn(from: start)
         state.duration = episode.duration
         state.paused = paused
         state.buffering = true
@@ -118,6 +120,11 @@ extension PlaybackEngine {
         }
         state.paused = paused
         player.setPaused(paused)
+        if playingToRooms, loaded {
+            // Paused, the rooms still play what mpv wrote: in the end they hear up to mpv's position.
+            // Resumed, they are silent until what mpv writes now reaches them.
+            if paused, let exact = player.timePosition() { state.position = exact } else if !paused { roomsWentOn(from: state.position) }
+        }
         publishState()
     }
 
@@ -130,6 +137,7 @@ extension PlaybackEngine {
             await storePlayed(episode.id, false)
         }
         state.position = target
+        roomsWentOn(from: target)
         let (phase, sendNow) = loading.seekRequested(target)
         loading = phase
         if sendNow { player.seek(to: target) }

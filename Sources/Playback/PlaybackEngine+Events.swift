@@ -46,7 +46,7 @@ extension PlaybackEngine {
             // reports then subtract its audio buffer (~0.15 s) and would pull the scrubber back.
             // A seek asked for before the file opened is still on its way: the target stands.
             if let position, loading.positionsAreCurrent, !state.paused {
-                state.position = position
+                state.position = heardPosition(position)
                 let chapter = PlaybackState.chapterIndex(at: position, in: state.chapters)
                 if chapter != state.chapter { state.chapter = chapter; publishState() }
             }

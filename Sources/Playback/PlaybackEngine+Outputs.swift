@@ -25,23 +25,36 @@ extension PlaybackEngine {
             throw CommandError.internalFailure("could not save the setting", error)
         }
         state.output = device
+        switchOutput(to: device)
+        publishState()
+    }
+
+    /// Tells mpv to play through `device` from now on. Into the rooms or out of them, the listener
+    /// goes on from what the rooms heard: leaving them, mpv goes back the second the rooms had not
+    /// played yet (lost with them); joining them, the rooms start from here.
+    func switchOutput(to device: String) {
+        let wasRooms = playingToRooms
         resilience.activeOutput = device
         player.setAudioDevice(device)
-        publishState()
+        guard wasRooms != playingToRooms, loaded else { return }
+        if wasRooms { player.seek(to: state.position) }
+        roomsWentOn(from: state.position)
     }
 
     /// mpv's device list changed (at start, and whenever the host's devices do): carries out
     /// `OutputDecision` — the device in use gone pauses playback and says why.
+    /// `devices` is mpv's own list; the outputs add the rooms while they are there (PlaybackEngine+Rooms).
     func devicesChanged(_ devices: [AudioDevice]) async {
-        let decision = OutputDecision.afterChange(before: state.outputs, after: devices, chosen: state.output,
+        roomsLink.mpvDevices = devices
+        let all = outputs(withMPV: devices)
+        let decision = OutputDecision.afterChange(before: state.outputs, after: all, chosen: state.output,
                                                   active: resilience.activeOutput, playing: loaded && state.isPlaying)
-        state.outputs = devices
+        state.outputs = all
         switch decision {
         case .keep:
             break
         case .fallBack(let pause, let notice):
-            resilience.activeOutput = AudioDevice.automatic
-            player.setAudioDevice(AudioDevice.automatic)
+            switchOutput(to: AudioDevice.automatic)
             if pause {
                 setPaused(true)
                 resilience.pausedForLostOutput = true
@@ -49,8 +62,7 @@ extension PlaybackEngine {
             }
             if let notice { state.notice = notice }
         case .restore(let device):
-            resilience.activeOutput = device
-            player.setAudioDevice(device)
+            switchOutput(to: device)
             // Back while still paused for its loss: offer to go on (resuming stays the listener's choice).
             if resilience.pausedForLostOutput, state.paused, state.episode != nil {
                 let label = devices.first { $0.name == device }?.description ?? device

@@ -40,6 +40,8 @@ public actor PlaybackEngine {
     var controls = PlaybackControls()
     /// Outputs, buffering, failures, mpv's health and preloading (PlaybackEngine+Recovery).
     var resilience = PlaybackResilience()
+    /// Snapcast's rooms as an output (PlaybackEngine+Rooms).
+    var roomsLink = RoomsLink()
     private var eventTask: Task<Void, Never>?
     private var tickTask: Task<Void, Never>?
 
@@ -123,7 +125,7 @@ public actor PlaybackEngine {
             await markSession() // an end with nothing after it clears the marker too
             return
         }
-        if playerAnswers, let exact = player.timePosition() { state.position = exact }
+        if playerAnswers, let exact = player.timePosition() { state.position = heardPosition(exact) }
         publishTime()
         if saveIsDue() { await savePosition(force: true) }
     }

@@ -30,6 +30,8 @@ public final class EarshotServer: WebHandler, @unchecked Sendable {
     /// The sync API's door and its background subscriber (Sync/: issue 16).
     let syncDesk: SyncDesk
     let syncSubscriber = SyncSubscriber()
+    /// Snapcast's rooms (Rooms/: issue 17), nil when there is no Snapcast.
+    let roomsDesk: RoomsDesk?
     /// Refreshes feeds on request and every `refreshSchedule` (nil: only on request).
     public let refresher: FeedRefresher
     let refreshSchedule: RefreshSchedule?
@@ -52,6 +54,7 @@ public final class EarshotServer: WebHandler, @unchecked Sendable {
         self.refreshSchedule = refreshSchedule
         subscriptions = Subscriptions(store: store, refresher: refresher)
         syncDesk = SyncDesk(store: store)
+        roomsDesk = configuration.rooms.map(RoomsDesk.init)
         transport = Self.makeTransport(configuration) // EarshotServer+Access.swift: --lan, Host allowlist
     }
 
@@ -67,11 +70,16 @@ public final class EarshotServer: WebHandler, @unchecked Sendable {
         await startDownloads() // EarshotServer+Downloads.swift
         await startRefreshing()
         await syncSubscriber.setWork { [weak self] url in await self?.subscribeFromPhone(url) }
+        await startRooms()
     }
 
     /// Stops serving and the periodic refresh. The engine is left to its owner.
     public func stop() {
         transport.stop()
+        if let desk = roomsDesk {
+            desk.managed?.stop() // before the process ends: the snapserver is ours
+            Task { await desk.rooms.stop() }
+        }
         let refresher = self.refresher
         Task { await refresher.stopPeriodic() }
     }
@@ -128,6 +136,7 @@ public final class EarshotServer: WebHandler, @unchecked Sendable {
         switch command {
         case .download(let request): try await download(request)
         case .inbox(let request): try await inbox(request)
+        case .room(let request): try await room(request)
         default: try await engine.handle(command)
         }
         done()

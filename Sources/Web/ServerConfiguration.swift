@@ -19,6 +19,8 @@ public struct ServerConfiguration: Sendable {
     public var directoryBaseURLs: [DirectoryProvider: String] = [:]
     /// The Podcast Index key and secret (`EARSHOT_PODCASTINDEX_KEY` / `_SECRET`): kept here, never sent to a browser.
     public var podcastIndexCredentials: PodcastIndexCredentials?
+    /// Snapcast's rooms (nil: none).
+    public var rooms: RoomsConfiguration?
 
     /// The address directory searches of `provider` go to.
     public func directoryBaseURL(_ provider: DirectoryProvider) -> String {

@@ -27,6 +27,13 @@ struct Options {
     var mpris = true
     /// `--ca-file`: a private CA (PEM) trusted beside the system's, for self-hosted feeds.
     var caFile: String?
+    /// Snapcast (issue 17): `--snapcast HOST[:PORT]` a snapserver of the user's; else, unless
+    /// `--no-snapcast`, one Earshot starts when `snapserver` is installed, its audio port
+    /// `--snapcast-port` (control: the next port); `--snapcast-stream`: the stream's name.
+    var snapcast: (host: String, port: Int)?
+    var snapcastOff = false
+    var snapcastStream = "Earshot"
+    var snapcastPort = 1704
     /// The settings file read (nil: none was there).
     var configFile: String?
 
@@ -75,6 +82,12 @@ struct Options {
                          in this machine's own browser (Devices); see SECURITY.md
     --allow-host NAME    one more name a request may call this server by (a DNS  env EARSHOT_ALLOW_HOSTS
                          name, a TLS proxy's); repeatable                          (comma-separated)
+    --snapcast HOST[:P]  play to Snapcast's rooms through this snapserver (JSON-RPC port P,  env EARSHOT_SNAPCAST
+                         default 1705); its configuration needs a pipe source named Earshot
+                         (README "Rooms"). Without it, Earshot starts snapserver itself when
+                         it is installed (audio port --snapcast-port, default 1704; control the next)
+    --snapcast-stream N  the stream's name in that snapserver (default Earshot)
+    --no-snapcast        no rooms, and no snapserver started                     EARSHOT_SNAPCAST=off
     --no-mpris           do not show up as a media player on the session bus (MPRIS: media keys,
                          the desktop's media widget, headset buttons, KDE Connect)
     --ca-file PEM        also trust this CA's certificates (PEM) for HTTPS      env EARSHOT_CA_FILE
@@ -122,6 +135,9 @@ struct Options {
         if let hosts = environment["EARSHOT_ALLOW_HOSTS"], !hosts.isEmpty {
             options.allowedHosts = try hosts.split(separator: ",").map { try parseHostName(String($0)) }
         }
+        if let snapcast = environment["EARSHOT_SNAPCAST"], !snapcast.isEmpty {
+            if ["0", "off", "no"].contains(snapcast.lowercased()) { options.snapcastOff = true } else { options.snapcast = try parseSnapcast(snapcast) }
+        }
         if let hours = environment["EARSHOT_REFRESH_INTERVAL"], !hours.isEmpty {
             do { options.refreshSchedule = try RefreshSchedule.parse(hours: hours) } catch {
                 throw OptionError("EARSHOT_REFRESH_INTERVAL: \(error)")
@@ -168,6 +184,22 @@ struct Options {
         return options
     }
 
+    /// `HOST[:PORT]` (or `[IPv6]:PORT`) of a snapserver's JSON-RPC control; the port defaults to 1705.
+    static func parseSnapcast(_ text: String) throws -> (host: String, port: Int) {
+        var host = text, port = 1705
+        if text.hasPrefix("["), let close = text.firstIndex(of: "]") {
+            host = String(text[text.index(after: text.startIndex)..<close])
+            let rest = text[text.index(after: close)...]
+            if rest.hasPrefix(":") { guard let p = Int(rest.dropFirst()) else { throw OptionError("--snapcast: bad port in \"\(text)\"") }; port = p }
+        } else if let colon = text.lastIndex(of: ":"), text.filter({ $0 == ":" }).count == 1 {
+            host = String(text[..<colon])
+            guard let p = Int(text[text.index(after: colon)...]) else { throw OptionError("--snapcast: bad port in \"\(text)\"") }
+            port = p
+        }
+        guard !host.isEmpty, (1...65535).contains(port) else { throw OptionError("--snapcast is HOST[:PORT], not \"\(text)\"") }
+        return (host, port)
+    }
+
     /// Reads flags (the command line's, or those a settings file stands for) into these options.
     mutating func apply(_ rest: inout ArraySlice<String>) throws {
         while let flag = rest.popFirst() {
@@ -184,6 +216,18 @@ struct Options {
             case "--audio-output": self.audioOutput = try value()
             case "--no-demo": self.demo = false
             case "--no-mpris": self.mpris = false
+            case "--no-snapcast": self.snapcastOff = true
+            case "--snapcast": self.snapcast = try Self.parseSnapcast(try value())
+            case "--snapcast-stream":
+                let name = try value()
+                guard !name.isEmpty, name.count <= 64, !name.contains(where: { $0 == "&" || $0 == "?" || $0.isWhitespace }) else {
+                    throw OptionError("--snapcast-stream is a stream's name (no spaces, & or ?), not \"\(name)\"")
+                }
+                self.snapcastStream = name
+            case "--snapcast-port":
+                let v = try value()
+                guard let port = Int(v), (1...65534).contains(port) else { throw OptionError("--snapcast-port must be 1…65534, not \"\(v)\"") }
+                self.snapcastPort = port
             case "--ca-file": self.caFile = try value()
             case "--config": _ = try value() // read before parsing (`configurationFile`)
             case "--lan": self.lan = true

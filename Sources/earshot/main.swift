@@ -5,6 +5,7 @@ import HTTPClient
 import Library
 import MPRIS
 import Playback
+import Snapcast
 import Web
 
 // Wiring only: parse options, open the library, start mpv and the server, stop cleanly.
@@ -102,6 +103,34 @@ if let caFile = options.caFile {
 }
 // Feeds, artwork, chapters, transcripts and the directory (FeedFetcher), and downloads.
 HTTPTrust.caFile = caBundle
+// Snapcast's rooms (issue 17): a snapserver of the user's, else one Earshot starts when it is
+// installed. mpv reaches the rooms through SDL's "disk" audio driver writing into a link the
+// server points at the snapserver's pipe (MPVPlayer+Outputs says why): both variables are set here,
+// before any thread could read the environment. A writer whose pipe closes gets EPIPE, not a signal.
+var rooms: RoomsConfiguration?
+if !options.snapcastOff {
+    let folder = options.dataDirectory.appendingPathComponent("snapcast").path
+    var snapserver: RoomsConfiguration.Server?
+    if let external = options.snapcast {
+        snapserver = .external(host: external.host, port: external.port)
+    } else if let executable = ManagedSnapserver.find() {
+        snapserver = .managed(SnapcastServerConfig(folder: folder, streamPort: options.snapcastPort, controlPort: options.snapcastPort + 1,
+                                                   lan: options.lan, streamName: options.snapcastStream), executable: executable)
+    }
+    if let snapserver {
+        let link = folder + "/pipe"
+        do {
+            try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+            try RoomsPipeLink.point(link, to: "/dev/null")
+            setenv("SDL_AUDIODRIVER", "disk", 1)
+            setenv("SDL_DISKAUDIOFILE", link, 1)
+            signal(SIGPIPE, SIG_IGN)
+            rooms = RoomsConfiguration(server: snapserver, streamName: options.snapcastStream, pipeLink: link)
+        } catch {
+            Log.error("snapcast", "cannot prepare \(folder): \(error); no rooms")
+        }
+    }
+}
 let player: MPVPlayer
 do { player = try MPVPlayer(audioOutput: options.audioOutput, caFile: caBundle) } catch {
     fail("cannot start mpv: \(error)")
@@ -142,6 +171,7 @@ configuration.lan = options.lan
 configuration.extraHostNames = options.allowedHosts
 configuration.directoryBaseURLs = options.directoryBaseURLs
 configuration.podcastIndexCredentials = options.podcastIndexCredentials
+configuration.rooms = rooms
 let server: EarshotServer
 do {
     server = try EarshotServer(configuration: configuration, store: store, engine: engine, downloads: downloads,

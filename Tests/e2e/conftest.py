@@ -84,7 +84,8 @@ def launch(port=0, data=None, args=()):
     if not binary.exists():
         pytest.fail(f"earshot binary not found at {binary} (build it, or set EARSHOT_BIN)")
     process = subprocess.Popen(
-        [str(binary), "serve", "--port", str(port), "--data", str(data), "--audio-output", "null", *args],
+        # --no-snapcast: no snapserver per test server (the rooms are Tests/host/test_rooms.py's).
+        [str(binary), "serve", "--port", str(port), "--data", str(data), "--audio-output", "null", "--no-snapcast", *args],
         cwd=REPO, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, bufsize=1)
     output, found = [], threading.Event()
     url = {}

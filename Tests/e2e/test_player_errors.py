@@ -156,7 +156,7 @@ def test_the_output_menu_lists_mpvs_devices_and_remembers_the_choice(driver, own
     open_page(driver, server, "/player")
     assert command(driver, "play", episode=episode["id"])["type"] == "ack"
     button = wait_until(lambda: by_css(driver, ".output-button"), message="the Output button")
-    assert by_css(driver, ".output-button-label").text == "Auto"
+    assert by_css(driver, ".output-button-label").text == "This computer"
     tap(driver, button)
     dialog = wait_until(lambda: by_css(driver, ".output-dialog[open]"), message="the Output dialog")
     choices = dialog.find_elements(By.CSS_SELECTOR, ".output-choice")

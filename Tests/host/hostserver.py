@@ -174,7 +174,7 @@ class Server:
         return client
 
 
-def launch(args=(), env=None, data=None, *, demo=False, mpris=False, audio_output="pulse",
+def launch(args=(), env=None, data=None, *, demo=False, mpris=False, snapcast=False, audio_output="pulse",
            web_root=REPO, timeout=START_TIMEOUT):
     """Starts `EARSHOT_BIN serve --port 0 --data DATA [--no-demo] --audio-output OUTPUT
     [--no-mpris] --web-root WEB_ROOT ARGS…` and returns the `Server` once it announced its URL."""
@@ -190,6 +190,10 @@ def launch(args=(), env=None, data=None, *, demo=False, mpris=False, audio_outpu
         argv += ["--audio-output", audio_output]
     if not mpris:
         argv.append("--no-mpris")
+    # No snapserver of its own unless the test is about rooms (Tests/host/test_rooms.py): servers
+    # of other tests must not fight over Snapcast's ports.
+    if not snapcast:
+        argv.append("--no-snapcast")
     if web_root:
         argv += ["--web-root", str(web_root)]
     argv += list(args)

@@ -40,7 +40,7 @@ export function handoffPanel() {
     h('p', { class: 'handoff-where' }, icon('phone'), h('span', { class: 'handoff-title' })),
     h('div', { class: 'handoff-controls' }, back, toggle, forward, time),
     give);
-  const el = h('div', { class: 'handoff' }, take, panel);
+  const el = h('div', { class: 'handoff', hidden: true }, take, panel);
 
   let shownPlaying = null;
   function update() {
@@ -49,6 +49,8 @@ export function handoffPanel() {
     // The speakers' own controls step aside while the phone plays (player.css).
     el.closest('.player-body')?.classList.toggle('is-on-phone', here);
     take.hidden = here || !isDevice || !player.episode;
+    // Nothing to offer (the Earshot machine itself): no room taken in the player's layout either.
+    el.hidden = take.hidden && panel.hidden;
     if (!here) return;
     panel.querySelector('.handoff-title').textContent = 'Playing on this phone';
     const playing = handoff.playing;

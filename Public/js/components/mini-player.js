@@ -12,6 +12,7 @@ import { player } from '../core/player-state.js';
 import { router } from '../core/router.js';
 import { speedText } from './speed-menu.js';
 import { sleepText } from './sleep-menu.js';
+import { playingWhere } from './rooms-panel.js';
 
 /** Wires the template's `#mini-player` to the player state. */
 export function initMiniPlayer(bar) {
@@ -44,7 +45,9 @@ export function initMiniPlayer(bar) {
     if (kind !== 'tick') {
       parts.title.textContent = episode.title ?? '';
       const chapter = currentChapter(state);
-      parts.podcast.textContent = chapter ?? episode.podcast ?? '';
+      // Where it plays, when that is the rooms (issue 17): "Podcast · in Kitchen, Hall".
+      const where = playingWhere(state);
+      parts.podcast.textContent = [chapter ?? episode.podcast ?? '', where].filter(Boolean).join(' · ');
       parts.podcast.classList.toggle('is-chapter', chapter != null);
       const src = safeUrl(artworkURL(episode.artwork, 48));
       if (src !== artSrc) {

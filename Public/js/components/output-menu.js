@@ -9,8 +9,10 @@ import { icon } from '../core/icons.js';
 import { socket } from '../core/socket.js';
 import { Cmd } from '../core/commands.js';
 import { player } from '../core/player-state.js';
+import { roomsPanel } from './rooms-panel.js';
 
 const AUTO = 'auto';
+const ROOMS = 'snapcast'; // Snapcast's rooms, one more output while a snapserver is linked
 
 // mpv lists every audio output's devices; with a sound server running, its devices (PulseAudio's
 // or PipeWire's sinks, by their descriptions: "Headphones", "HDMI") are the ones a listener means,
@@ -23,7 +25,7 @@ function choices(state) {
   let list = Array.isArray(state?.outputs) ? state.outputs.filter((o) => o && typeof o.name === 'string') : [];
   const chosen = typeof state?.output === 'string' ? state.output : AUTO;
   if (list.some((o) => SOUND_SERVER.test(o.name))) {
-    list = list.filter((o) => o.name === AUTO || o.name === chosen || SOUND_SERVER.test(o.name));
+    list = list.filter((o) => o.name === AUTO || o.name === chosen || o.name === ROOMS || SOUND_SERVER.test(o.name));
   }
   if (!list.some((o) => o.name === AUTO)) list.unshift({ name: AUTO, description: 'Autoselect device' });
   if (!list.some((o) => o.name === chosen)) list.push({ name: chosen, description: chosen, gone: true });
@@ -34,7 +36,7 @@ function choices(state) {
 function chosenLabel(state) {
   const { list, chosen } = choices(state);
   const found = list.find((o) => o.name === chosen);
-  if (chosen === AUTO) return 'Auto';
+  if (chosen === AUTO) return 'This computer';
   return found?.gone ? `${found.description} (not connected)` : (found?.description || chosen);
 }
 
@@ -51,15 +53,18 @@ export function openOutputMenu() {
 
 function buildMenu() {
   const list = h('div', { class: 'output-list', role: 'radiogroup', 'aria-labelledby': 'output-title' });
+  const rooms = roomsPanel();
   const close = h('button', { type: 'button', class: 'button output-close', on: { click: () => dialog.close() } }, 'Close');
   const dialog = h('dialog', { class: 'dialog output-dialog', 'aria-labelledby': 'output-title' },
     h('h2', { id: 'output-title' }, icon('volume'), 'Output'),
     h('p', { class: 'output-hint' }, 'Where this computer plays. If it is unplugged while playing, playback pauses.'),
     list,
+    rooms.el,
     h('div', { class: 'dialog-actions' }, close));
   document.body.append(dialog);
   let shown = null;
   const render = (state) => {
+    rooms.update(state);
     const { list: outputs, chosen } = choices(state);
     const identity = JSON.stringify([outputs, chosen]);
     if (identity === shown) return;
@@ -71,7 +76,7 @@ function buildMenu() {
         dataset: { device: output.name }, disabled: output.gone ? true : null,
         on: { click: () => { if (!checked) socket.send(Cmd.output, { device: output.name }); } },
       }, h('span', { class: 'output-check' }, checked ? icon('check') : null),
-      h('span', { class: 'output-name' }, output.name === AUTO ? 'Auto (the system’s choice)' : output.description || output.name),
+      h('span', { class: 'output-name' }, output.name === AUTO ? 'This computer (the system’s choice)' : output.description || output.name),
       output.gone ? h('span', { class: 'output-gone' }, 'not connected') : null);
     }));
   };
@@ -100,7 +105,7 @@ function buildMenu() {
 
 /** The full player's Output button. Returns { el, update(state) }. */
 export function outputButton() {
-  const label = h('span', { class: 'output-button-label' }, 'Auto');
+  const label = h('span', { class: 'output-button-label' }, 'This computer');
   const el = h('button', { type: 'button', class: 'button output-button', 'aria-haspopup': 'dialog', on: { click: openOutputMenu } },
     icon('volume'), h('span', { class: 'output-button-kicker' }, 'Output'), label);
   const update = (state) => {

@@ -57,6 +57,10 @@ export const Cmd = Object.freeze({
   handoffTake: 'handoff.take',
   handoffPosition: 'handoff.position',
   handoffGive: 'handoff.give',
+  roomVolume: 'room.volume',
+  roomMute: 'room.mute',
+  roomJoin: 'room.join',
+  roomLeave: 'room.leave',
   ping: 'ping',
 });
 

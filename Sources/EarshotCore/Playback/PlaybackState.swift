@@ -35,6 +35,11 @@ public struct PlaybackState: Sendable, Equatable {
     public var resumeOffer: String?
     /// Episodes that could not be played since the server started, by id: what went wrong.
     public var failures: [Int64: String] = [:]
+    /// Snapcast's clients (issue 17), empty when no snapserver is linked; `roomsNotice` says why
+    /// the rooms are not available (a snapserver gone, a stream missing), nil when they are or
+    /// when there is no Snapcast at all.
+    public var rooms: [Room] = []
+    public var roomsNotice: String?
 
     public init() {}
 

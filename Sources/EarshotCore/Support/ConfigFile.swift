@@ -6,11 +6,11 @@ import FoundationEssentials
 /// flags it stands for, which the command line then reads as if typed before its own.
 public enum ConfigFile {
     /// Flags that take no value: `yes`/`true`/`on`/`1` gives the flag, `no`/`false`/`off`/`0` leaves it out.
-    public static let switches: Set<String> = ["lan", "no-demo", "no-mpris"]
+    public static let switches: Set<String> = ["lan", "no-demo", "no-mpris", "no-snapcast"]
     /// Flags that take one value.
     public static let valued: Set<String> = [
         "port", "data", "audio-output", "refresh-interval", "played-margin", "web-root", "allow-host",
-        "itunes-url", "podcastindex-url", "ca-file",
+        "itunes-url", "podcastindex-url", "ca-file", "snapcast", "snapcast-stream", "snapcast-port",
     ]
 
     /// A line that is not a setting, with its number (from 1) and why.

@@ -39,6 +39,14 @@ extension ClientCommand {
         "handoff.give": { f throws(CommandError) in
             .handoff(.give(episode: try f.episode(), at: try HandoffCommand.position(f.number("position"))))
         },
+        "room.volume": { f throws(CommandError) in
+            let value = try f.number("value")
+            guard value >= 0, value <= 100 else { throw CommandError("\"room.volume\" needs \"value\" between 0 and 100") }
+            return .room(.volume(room: try f.room(), value: Int(value.rounded())))
+        },
+        "room.mute": { f throws(CommandError) in .room(.mute(room: try f.room(), on: try f.bool("on"))) },
+        "room.join": { f throws(CommandError) in .room(.join(room: try f.room())) },
+        "room.leave": { f throws(CommandError) in .room(.leave(room: try f.room())) },
         "mark": { f throws(CommandError) in .mark(episode: try f.episode(), played: try f.bool("played")) },
         "settings": { f throws(CommandError) in
             let change = PlaybackSettings.Change(playedMargin: try f.optionalNumber("playedMargin"),

@@ -46,6 +46,8 @@ public enum ClientCommand: Sendable, Equatable {
     /// episode itself and reports where it is (`position`); `give` plays it on the speakers again
     /// from the phone's position.
     case handoff(HandoffCommand)
+    /// A `room.*` command: Snapcast's rooms, carried out by the server's link to the snapserver.
+    case room(RoomCommand)
 
     /// Speeds a listener may choose; pitch is kept at all of them.
     public static let rateRange: ClosedRange<Double> = PlaybackSpeed.range

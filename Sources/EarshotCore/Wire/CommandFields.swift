@@ -37,6 +37,12 @@ public struct CommandFields: Sendable {
     }
 
     /// The playback commands' `episode`: "needs a number" when it is not one, "needs an episode id" when it is not an id.
+    /// A `room`: a Snapcast client's id (a non-empty string).
+    func room() throws(CommandError) -> String {
+        guard let id = string("room"), !id.isEmpty, id.count <= 256 else { throw CommandError("\"\(name)\" needs \"room\": a room's id") }
+        return id
+    }
+
     func episode() throws(CommandError) -> Int64 {
         let value = try number("episode")
         guard Self.isID(value) else { throw CommandError("\"\(name)\" needs an episode id") }

@@ -53,6 +53,7 @@ extension EarshotServer {
         Route(["GET"], "/api/playlists", .paired) { s, r in try await s.listPlaylists(r) },
         Route(["GET"], "/api/playlists/{id}", .paired) { s, r in try await s.onePlaylist(r) },
         Route(["GET"], "/api/downloads", .paired) { s, r in try await s.downloadsSnapshot(r) },
+        Route(["GET"], "/api/rooms", .paired) { s, r in try await s.listRooms(r) },
         Route(["GET"], "/api/directory/search", .paired) { s, r in try await s.directorySearch(r) },
         Route(["GET"], "/api/directory/popular", .paired) { s, r in try await s.directoryPopular(r) },
         Route(["GET", "PUT"], "/api/directory/settings", .paired, body: .json) { s, r in

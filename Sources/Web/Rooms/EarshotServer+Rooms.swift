@@ -1,0 +1,102 @@
+import EarshotCore
+import Foundation
+import Snapcast
+
+/// How Earshot reaches Snapcast (issue 17), from the command line: a snapserver of the user's
+/// (`--snapcast HOST[:PORT]`), one Earshot starts (`snapserver` installed, no `--snapcast`), or none.
+public struct RoomsConfiguration: Sendable {
+    public enum Server: Sendable {
+        case external(host: String, port: Int)
+        case managed(SnapcastServerConfig, executable: String)
+    }
+    public var server: Server
+    public var streamName: String
+    /// The link mpv's SDL disk driver writes to (`SDL_DISKAUDIOFILE`).
+    public var pipeLink: String
+
+    public init(server: Server, streamName: String, pipeLink: String) {
+        self.server = server; self.streamName = streamName; self.pipeLink = pipeLink
+    }
+}
+
+/// The rooms on the server's side: the link to the snapserver (`SnapcastRooms`), its snapshots
+/// carried to the engine (rooms in the state, "Rooms" among the outputs) and to the pipe link,
+/// the `room.*` commands and `GET /api/rooms`.
+final class RoomsDesk: @unchecked Sendable {
+    // @unchecked: everything is set in init and is itself thread-safe (actors, a locked class).
+    let configuration: RoomsConfiguration
+    let rooms: SnapcastRooms
+    let managed: ManagedSnapserver?
+
+    init(_ configuration: RoomsConfiguration) {
+        self.configuration = configuration
+        switch configuration.server {
+        case .external(let host, let port):
+            rooms = SnapcastRooms(host: host, port: port, streamName: configuration.streamName)
+            managed = nil
+        case .managed(let config, let executable):
+            rooms = SnapcastRooms(host: "127.0.0.1", port: config.controlPort, streamName: configuration.streamName)
+            managed = ManagedSnapserver(config: config, executable: executable)
+        }
+    }
+}
+
+extension EarshotServer {
+    /// Starts the snapserver Earshot manages (if it does) and the link; every snapshot reaches the
+    /// engine and the pipe link.
+    func startRooms() async {
+        guard let desk = roomsDesk else { return }
+        if let managed = desk.managed {
+            do { try managed.start() } catch { Log.error("snapcast", "could not start snapserver: \(error)") }
+        }
+        let engine = self.engine
+        let link = desk.configuration.pipeLink
+        await desk.rooms.start { snapshot in
+            do {
+                if let pipe = snapshot.pipePath, snapshot.available, RoomsPipeLink.isPipe(pipe) {
+                    try RoomsPipeLink.point(link, to: pipe)
+                } else {
+                    try RoomsPipeLink.point(link, to: "/dev/null")
+                }
+            } catch {
+                Log.error("snapcast", "could not point \(link) at the snapserver's pipe: \(error)")
+            }
+            Task { await engine.roomsChanged(available: snapshot.available, rooms: snapshot.rooms, notice: snapshot.notice) }
+        }
+    }
+
+    /// Stops the link and the managed snapserver.
+    func stopRooms() async {
+        guard let desk = roomsDesk else { return }
+        await desk.rooms.stop()
+        desk.managed?.stop()
+    }
+
+    /// A `room.*` command.
+    func room(_ command: RoomCommand) async throws(CommandError) {
+        guard let desk = roomsDesk else { throw CommandError("Snapcast is off: start Earshot with --snapcast HOST, or install snapserver") }
+        do {
+            switch command {
+            case .volume(let room, let value): try await desk.rooms.setVolume(room, value)
+            case .mute(let room, let on): try await desk.rooms.setMuted(room, on)
+            case .join(let room): try await desk.rooms.join(room)
+            case .leave(let room): try await desk.rooms.leave(room)
+            }
+        } catch let failure as SnapcastRooms.CommandFailure {
+            throw CommandError(failure.description)
+        } catch {
+            throw CommandError("the Snapcast server refused: \(error)")
+        }
+    }
+
+    /// `GET /api/rooms`: `{"rooms": [Room], "available", "notice"}` (the same rooms as `state.rooms`).
+    func listRooms(_ request: HTTPRequest) async throws -> HTTPResponse {
+        guard let desk = roomsDesk else {
+            return try .json(RoomsBody(rooms: [], available: false, notice: "Snapcast is off: start Earshot with --snapcast HOST, or install snapserver"))
+        }
+        let snapshot = await desk.rooms.snapshot
+        return try .json(RoomsBody(rooms: snapshot.rooms, available: snapshot.available, notice: snapshot.notice))
+    }
+
+    struct RoomsBody: Encodable { var rooms: [Room]; var available: Bool; var notice: String? }
+}
