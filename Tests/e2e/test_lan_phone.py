@@ -76,12 +76,17 @@ def wait_ready(browser, view, timeout=10):
 def host_code(driver, server, net):
     """Opens a pairing code in the host's Devices view (QR code naming the namespace's side of the
     veth); returns the code's digits."""
+    # The host's Chromium drops the loads in flight when it notices the test's veth appear
+    # (net::ERR_NETWORK_CHANGED in its log, a moment after the namespace is made): the page then
+    # times out, or comes without its style sheets. Once more in either case.
+    styled = "return [...document.querySelectorAll('link[rel=stylesheet]')].every((l) => l.sheet && l.sheet.cssRules.length > 0)"
     try:
         open_page(driver, server, "/devices")
+        if not driver.execute_script(styled):
+            open_page(driver, server, "/devices")
     except TimeoutException:
-        # The host's Chromium drops the loads in flight when it notices the test's veth appear
-        # (net::ERR_NETWORK_CHANGED in its log, a moment after the namespace is made): once more.
         open_page(driver, server, "/devices")
+    assert driver.execute_script(styled), "the Devices view came without its style sheets"
     button = WebDriverWait(driver, 10).until(lambda d: d.find_element(By.CSS_SELECTOR, ".devices-open"))
     button.click()
     code = WebDriverWait(driver, 10).until(lambda d: d.find_element(By.CSS_SELECTOR, ".devices-code").text.replace(" ", ""))
