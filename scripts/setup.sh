@@ -25,6 +25,8 @@ if [ "$mode" = test ]; then
     # dbus-run-session, playerctl), a private sound server and its tools (pulseaudio, pactl, parec),
     # and the service's package checks (dpkg-dev's dpkg-shlibdeps, lintian, systemd-analyze).
     packages+=(dbus-daemon dbus-bin playerctl pulseaudio pulseaudio-utils dpkg-dev lintian systemd)
+    # Snapcast (Tests/host/test_rooms.py): Earshot starts its own snapserver; two snapclients play to files.
+    packages+=(snapserver snapclient)
 fi
 
 missing=()

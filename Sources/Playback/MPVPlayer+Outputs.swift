@@ -11,12 +11,16 @@ extension MPVPlayer {
     /// pipe: pcm writes 1.4 s blocks holding mpv's audio lock, so a pause was heard 2.7 s later and
     /// mpv's answers stalled; SDL writes a period at a time at the pipe's pace, and a pause, a
     /// resume or a seek is heard after Snapcast's 1 s buffer alone. The snapserver takes
-    /// 48000:16:2, which the `@snap` filter makes of anything.
+    /// 48000:16:2, which the `@snap` filter makes of anything. With mpv's default 0.2 s of decoded
+    /// audio in hand, the filter's output ran short of SDL's pulls: 64 frames of silence about
+    /// every second (measured in snapclient's output); with 1 s in hand, none — and a pause is still
+    /// heard as soon (a pulled output gets only what it asks for).
     public func setAudioDevice(_ name: String) {
         if name == SnapcastOutput.name {
             guard !lock.withLock({ intoRooms }) else { return }
             lock.withLock { intoRooms = true }
             command(["af", "add", Self.roomsFilter])
+            setProperty("audio-buffer", "1")
             setProperty("ao", "sdl")
             return
         }
@@ -25,6 +29,7 @@ extension MPVPlayer {
             // Back to the host's own output: the one chosen at start, or mpv's own pick ("").
             setProperty("ao", audioOutput ?? "")
             command(["af", "remove", "@snap"])
+            setProperty("audio-buffer", "0.2") // mpv's own
         }
         setProperty("audio-device", name)
     }

@@ -65,7 +65,7 @@ extension PlaybackEngine {
             switchOutput(to: device)
             // Back while still paused for its loss: offer to go on (resuming stays the listener's choice).
             if resilience.pausedForLostOutput, state.paused, state.episode != nil {
-                let label = devices.first { $0.name == device }?.description ?? device
+                let label = all.first { $0.name == device }?.description ?? device
                 state.resumeOffer = label
                 state.notice = "\(label) is connected again."
             }
