@@ -77,15 +77,16 @@ class Server:
         return next((p for p in podcasts if p["feedUrl"] == feed_url), None)
 
 
-def launch(port=0, data=None, args=()):
+def launch(port=0, data=None, args=(), snapcast=False):
     """Starts the real server (`serve --port PORT --data DATA --audio-output null`, then `args`)
     and waits until it prints its URL."""
     binary = Path(os.environ.get("EARSHOT_BIN", REPO / ".build" / "debug" / "earshot"))
     if not binary.exists():
         pytest.fail(f"earshot binary not found at {binary} (build it, or set EARSHOT_BIN)")
     process = subprocess.Popen(
-        # --no-snapcast: no snapserver per test server (the rooms are Tests/host/test_rooms.py's).
-        [str(binary), "serve", "--port", str(port), "--data", str(data), "--audio-output", "null", "--no-snapcast", *args],
+        # --no-snapcast: no snapserver per test server, but where the test is about the rooms.
+        [str(binary), "serve", "--port", str(port), "--data", str(data), "--audio-output", "null",
+         *([] if snapcast else ["--no-snapcast"]), *args],
         cwd=REPO, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, bufsize=1)
     output, found = [], threading.Event()
     url = {}

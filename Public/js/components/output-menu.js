@@ -28,6 +28,9 @@ function choices(state) {
     list = list.filter((o) => o.name === AUTO || o.name === chosen || o.name === ROOMS || SOUND_SERVER.test(o.name));
   }
   if (!list.some((o) => o.name === AUTO)) list.unshift({ name: AUTO, description: 'Autoselect device' });
+  // The rooms right after this computer: the two choices a listener weighs (the devices follow).
+  const rooms = list.find((o) => o.name === ROOMS);
+  if (rooms) list = [list.find((o) => o.name === AUTO), rooms, ...list.filter((o) => o.name !== AUTO && o.name !== ROOMS)];
   if (!list.some((o) => o.name === chosen)) list.push({ name: chosen, description: chosen, gone: true });
   return { list, chosen };
 }

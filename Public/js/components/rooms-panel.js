@@ -7,6 +7,8 @@ import { icon } from '../core/icons.js';
 import { socket } from '../core/socket.js';
 import { Cmd } from '../core/commands.js';
 
+const send = (cmd, args) => socket.send(cmd, args);
+
 /** The rooms section; `update(state)` redraws it from the state. */
 export function roomsPanel() {
   const list = h('ul', { class: 'rooms-list', 'aria-label': 'Rooms' });
@@ -15,31 +17,45 @@ export function roomsPanel() {
     h('h3', { class: 'rooms-title', id: 'rooms-title' }, icon('speaker'), 'Rooms'),
     h('p', { class: 'rooms-hint' }, 'Speakers running Snapcast. Choose “Rooms” above to play there; tick the rooms that should play.'),
     notice, list);
-  let shown = null;
-  const dragging = new Set(); // rooms whose slider the listener holds: not redrawn under the finger
+  const rows = new Map(); // room id → its row, updated in place (focus and a held slider stay put)
+  const dragging = new Set(); // rooms whose slider the listener holds: not moved under the finger
 
-  function row(room) {
-    const volume = h('input', {
-      type: 'range', class: 'room-volume', min: '0', max: '100', step: '1', value: String(room.volume),
-      'aria-label': `${room.name} volume`, disabled: room.online ? null : true,
-    });
-    volume.addEventListener('pointerdown', () => dragging.add(room.id));
-    volume.addEventListener('change', () => { dragging.delete(room.id); socket.send(Cmd.roomVolume, { room: room.id, value: Number(volume.value) }); });
-    volume.addEventListener('input', () => socket.send(Cmd.roomVolume, { room: room.id, value: Number(volume.value) }));
-    const mute = h('button', {
-      type: 'button', class: 'icon-button room-mute', 'aria-pressed': String(room.muted),
-      'aria-label': room.muted ? `Unmute ${room.name}` : `Mute ${room.name}`,
-      on: { click: () => socket.send(Cmd.roomMute, { room: room.id, on: !room.muted }) },
-    }, icon(room.muted ? 'volumeOff' : 'volume'));
-    const joined = h('input', { type: 'checkbox', class: 'room-joined', 'aria-label': `${room.name} plays Earshot` });
-    joined.checked = room.joined;
-    joined.addEventListener('change', () => socket.send(joined.checked ? Cmd.roomJoin : Cmd.roomLeave, { room: room.id }));
-    return h('li', { class: 'room', dataset: { room: room.id, online: String(room.online), joined: String(room.joined) } },
-      h('label', { class: 'room-head' }, joined,
-        h('span', { class: 'room-name' }, room.name),
-        h('span', { class: `room-status${room.online ? ' is-online' : ''}` }, room.online ? 'online' : 'offline')),
-      h('div', { class: 'room-level' }, mute, volume,
-        h('span', { class: 'room-percent' }, `${room.volume}%`)));
+  function makeRow(id) {
+    const volume = h('input', { type: 'range', class: 'room-volume', min: '0', max: '100', step: '1' });
+    volume.addEventListener('pointerdown', () => dragging.add(id));
+    volume.addEventListener('input', () => send(Cmd.roomVolume, { room: id, value: Number(volume.value) }));
+    volume.addEventListener('change', () => { dragging.delete(id); send(Cmd.roomVolume, { room: id, value: Number(volume.value) }); });
+    const mute = h('button', { type: 'button', class: 'icon-button room-mute',
+      on: { click: () => send(Cmd.roomMute, { room: id, on: mute.getAttribute('aria-pressed') !== 'true' }) } });
+    const joined = h('input', { type: 'checkbox', class: 'room-joined' });
+    joined.addEventListener('change', () => send(joined.checked ? Cmd.roomJoin : Cmd.roomLeave, { room: id }));
+    const name = h('span', { class: 'room-name' });
+    const status = h('span', { class: 'room-status' });
+    const percent = h('span', { class: 'room-percent' });
+    const el = h('li', { class: 'room', dataset: { room: id } },
+      h('label', { class: 'room-head' }, joined, name, status),
+      h('div', { class: 'room-level' }, mute, volume, percent));
+    return { el, volume, mute, joined, name, status, percent, muted: null };
+  }
+
+  function fill(row, room) {
+    row.el.dataset.online = String(room.online);
+    row.el.dataset.joined = String(room.joined);
+    row.name.textContent = room.name;
+    row.status.textContent = room.online ? 'online' : 'offline';
+    row.status.classList.toggle('is-online', room.online);
+    row.joined.checked = room.joined;
+    row.joined.setAttribute('aria-label', `${room.name} plays Earshot`);
+    row.volume.disabled = !room.online;
+    row.volume.setAttribute('aria-label', `${room.name} volume`);
+    if (!dragging.has(room.id)) row.volume.value = String(room.volume);
+    row.percent.textContent = `${room.volume}%`;
+    row.mute.setAttribute('aria-pressed', String(room.muted));
+    row.mute.setAttribute('aria-label', room.muted ? `Unmute ${room.name}` : `Mute ${room.name}`);
+    if (row.muted !== room.muted) {
+      row.muted = room.muted;
+      row.mute.replaceChildren(icon(room.muted ? 'volumeOff' : 'volume'));
+    }
   }
 
   function update(state) {
@@ -48,14 +64,17 @@ export function roomsPanel() {
     el.hidden = rooms.length === 0 && !text;
     notice.hidden = !text;
     notice.textContent = text;
-    const identity = JSON.stringify(rooms);
-    if (identity === shown) return;
-    shown = identity;
-    // A slider under the listener's finger keeps its place; the rest follow the state.
-    list.replaceChildren(...rooms.map((room) => {
-      const held = dragging.has(room.id) ? list.querySelector(`.room[data-room="${CSS.escape(room.id)}"]`) : null;
-      return held ?? row(room);
-    }));
+    const seen = new Set();
+    for (const room of rooms) {
+      seen.add(room.id);
+      let row = rows.get(room.id);
+      if (!row) { row = makeRow(room.id); rows.set(room.id, row); }
+      fill(row, room);
+      list.append(row.el); // in the state's order (append moves a row already there)
+    }
+    for (const [id, row] of rows) {
+      if (!seen.has(id)) { row.el.remove(); rows.delete(id); dragging.delete(id); }
+    }
   }
 
   return { el, update };
