@@ -82,6 +82,7 @@ bench: setup-run release
 	mkdir -p .build/bench && .build/release/earshot-bench search | tee .build/bench/search.md
 	EARSHOT_BIN=.build/release/earshot .build/bench/venv/bin/python bench/memory.py
 	EARSHOT_BIN=.build/release/earshot SOAK_MINUTES=$(SOAK_MINUTES) .build/bench/venv/bin/python bench/soak.py
+	-EARSHOT_BIN=.build/release/earshot .build/bench/venv/bin/python bench/rooms.py
 
 # libFuzzer on the feed parser and the show-notes sanitizer for 10 minutes (Fuzz/README.md);
 # not part of `make test`. Findings land in .build/fuzz/findings/.

@@ -81,14 +81,17 @@ public final class ManagedSnapserver: @unchecked Sendable {
         }
     }
 
-    /// Stops the server (SIGTERM; killed after 3 s) and waits for it.
-    public func stop() {
+    /// Stops the server: SIGTERM, and with `wait` waits for it (killed after 3 s). Without, Earshot
+    /// goes on quitting (its position saved without a snapserver's 1–2 s goodbye in between); the
+    /// parent-death signal ends the snapserver if it is still there when Earshot is gone.
+    public func stop(wait: Bool = true) {
         let running = lock.withLock { () -> Process? in
             stopping = true
             return process
         }
         guard let running, running.isRunning else { return }
         running.terminate()
+        guard wait else { return }
         let deadline = Date().addingTimeInterval(3)
         while running.isRunning, Date() < deadline { usleep(20_000) }
         if running.isRunning { kill(running.processIdentifier, SIGKILL) }

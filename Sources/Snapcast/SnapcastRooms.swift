@@ -10,13 +10,16 @@ public actor SnapcastRooms {
     public struct Snapshot: Sendable, Equatable {
         /// Connected, and the server has Earshot's stream as a pipe Earshot can write.
         public var available: Bool
-        /// The pipe mpv writes to (the stream's `uri.path`).
+        /// The pipe mpv writes to (the stream's `uri.path`), for a pipe source.
         public var pipePath: String?
+        /// Where to send the audio, for a TCP source (`mode=server`: the snapserver listens).
+        public var tcpHost: String?
+        public var tcpPort: Int?
         public var rooms: [Room]
         /// Why the rooms are not available, in words for the listener (nil when they are).
         public var notice: String?
 
-        public static let unavailable = Snapshot(available: false, pipePath: nil, rooms: [], notice: nil)
+        public static let unavailable = Snapshot(available: false, pipePath: nil, tcpHost: nil, tcpPort: nil, rooms: [], notice: nil)
     }
 
     public let host: String
@@ -126,8 +129,11 @@ public actor SnapcastRooms {
                 if stream.scheme == "pipe", !stream.path.isEmpty {
                     next.available = true
                     next.pipePath = stream.path
+                } else if stream.scheme == "tcp", (stream.query["mode"] ?? "server") == "server", let target = tcpTarget(stream) {
+                    next.available = true
+                    (next.tcpHost, next.tcpPort) = target
                 } else {
-                    next.notice = "The Snapcast stream \(streamName) is a \(stream.scheme) source: Earshot writes to a pipe. In the snapserver's configuration use: \(SnapcastServerConfig.sourceLine(name: streamName))"
+                    next.notice = "The Snapcast stream \(streamName) is a \(stream.scheme) source Earshot cannot feed. In the snapserver's configuration use a pipe (\(SnapcastServerConfig.sourceLine(name: streamName))) or a TCP source in server mode (source = tcp://0.0.0.0:4953?name=\(streamName)&mode=server)."
                 }
             } else {
                 next.notice = "The snapserver has no stream named \(streamName). Add this line under [stream] in its configuration (snapserver.conf) and restart it: \(SnapcastServerConfig.sourceLine(name: streamName))"
@@ -138,6 +144,23 @@ public actor SnapcastRooms {
         guard next != snapshot else { return }
         snapshot = next
         listener?(next)
+    }
+
+    /// Where a TCP source listens: its `host:port` (or `port=`), an any-address or loopback
+    /// meaning the snapserver's own machine — the host Earshot reaches it at.
+    func tcpTarget(_ stream: SnapcastStatus.Stream) -> (String, Int)? {
+        var address = stream.host
+        var port = 4953
+        if let colon = address.lastIndex(of: ":"), let number = Int(address[address.index(after: colon)...]) {
+            port = number
+            address = String(address[..<colon])
+        }
+        if let number = stream.query["port"].flatMap(Int.init) { port = number }
+        if address.hasPrefix("[") { address = String(address.dropFirst().dropLast()) }
+        if address.isEmpty || address == "0.0.0.0" || address == "::" || address.hasPrefix("127.") || address == "::1" || address == "localhost" {
+            address = host
+        }
+        return (1...65535).contains(port) ? (address, port) : nil
     }
 
     // MARK: Commands

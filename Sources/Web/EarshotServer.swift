@@ -77,7 +77,8 @@ public final class EarshotServer: WebHandler, @unchecked Sendable {
     public func stop() {
         transport.stop()
         if let desk = roomsDesk {
-            desk.managed?.stop() // before the process ends: the snapserver is ours
+            desk.managed?.stop(wait: false) // SIGTERM now; the process's end takes it down for good
+            desk.stopPump()
             Task { await desk.rooms.stop() }
         }
         let refresher = self.refresher

@@ -237,3 +237,64 @@ def test_a_room_leaving_and_the_snapserver_dying(rooms):
     time.sleep(0.5)
     after = server.state()["position"]
     assert heard - 0.2 <= after <= heard + 0.5 + 0.3, f"the rooms were at {heard:.2f} s; this computer went on at {after:.2f} s"
+
+
+def user_snapserver(folder, port, sources):
+    """A snapserver of the user's (not Earshot's): its own config, `sources` its [stream] lines."""
+    folder.mkdir(parents=True, exist_ok=True)
+    config = folder / "snapserver.conf"
+    config.write_text("\n".join([
+        "[server]", f"datadir = {folder}/data", "[http]", "enabled = false",
+        "[tcp]", "bind_to_address = 127.0.0.1", f"port = {port + 1}",
+        "[stream]", "bind_to_address = 127.0.0.1", f"port = {port}", *[f"source = {s}" for s in sources], "codec = pcm",
+        "[logging]", f"sink = file:{folder}/log", ""]))
+    return subprocess.Popen(["snapserver", "-c", str(config)], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+
+
+def test_a_snapserver_of_the_users_own_with_a_tcp_source(tmp_path):
+    """--snapcast HOST: a snapserver without Earshot's stream gets a notice naming the line to add;
+    one with a TCP source (a snapserver on another machine, where a pipe cannot reach) is fed at 1×."""
+    need("snapserver")
+    need("snapclient")
+    port = 22000 + os.getpid() % 20000
+    files = FileServer()
+    write_tone(tmp_path / "tone.wav", 440, 30)
+    feed = tone_feed(files, "Rooms", [("Tone", files.put("/tone.wav", (tmp_path / "tone.wav").read_bytes(), "audio/wav"), 30)])
+    snapserver = user_snapserver(tmp_path / "a", port, [f"pipe://{tmp_path}/other.fifo?name=Radio"])
+    server = launch(args=["--snapcast", f"127.0.0.1:{port + 1}"], audio_output="null", snapcast=True)
+    snapclient = None
+    try:
+        notice = wait(lambda: server.get_json("/api/rooms")["notice"], timeout=10, what="the notice")
+        assert "no stream named Earshot" in notice and "source = pipe://" in notice and "name=Earshot" in notice, notice
+        assert not server.get_json("/api/rooms")["available"]
+
+        snapserver.terminate()
+        snapserver.wait(timeout=10)
+        snapserver = user_snapserver(tmp_path / "b", port, [f"tcp://127.0.0.1:{port + 2}?name=Earshot&mode=server"])
+        wait(lambda: server.get_json("/api/rooms")["available"], timeout=15, what="the TCP stream found")
+        snapclient = subprocess.Popen(["snapclient", "-h", "127.0.0.1", "-p", str(port), "--hostID", "far",
+                                       "--player", f"file:filename={tmp_path}/far.raw,mode=a", "--logsink", "null"],
+                                      stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        wait(lambda: rooms_of(server).get("far", {}).get("online"), timeout=15, what="the room")
+        client = server.socket()
+        episode = server.episodes(server.subscribe(feed)["id"])[0]
+        client.command("output", device="snapcast")
+        start = (tmp_path / "far.raw").stat().st_size
+        client.command("play", episode=episode["id"])
+        time.sleep(4)
+        samples = pcm(tmp_path / "far.raw", start)
+        span = tone_span(samples)
+        assert span, "the room heard nothing"
+        frequency, purity = dominant_frequency(samples, RATE, span[0] + RATE // 2, span[0] + RATE * 3 // 2)
+        assert abs(frequency - 440) < 1 and purity > 0.9, f"{frequency} Hz, purity {purity}"
+        # Paced at 1×: after 4 s of playing, the room has heard about 4 s less the buffer, not all 30.
+        heard = (span[1] - span[0]) / RATE
+        assert heard < 4.0, f"the room heard {heard:.1f} s in 4 s: the TCP source was not paced"
+    finally:
+        if snapclient:
+            snapclient.terminate()
+            snapclient.wait(timeout=10)
+        server.stop()
+        snapserver.terminate()
+        snapserver.wait(timeout=10)
+        files.close()

@@ -27,6 +27,35 @@ final class RoomsDesk: @unchecked Sendable {
     let configuration: RoomsConfiguration
     let rooms: SnapcastRooms
     let managed: ManagedSnapserver?
+    /// Feeds a TCP source, while the stream is one (guarded by `lock`).
+    private var pump: TCPPump?
+    private let lock = NSLock()
+
+    /// Where mpv's link should point for `snapshot`: the snapserver's pipe, the pump's own pipe
+    /// for a TCP source (the pump started or moved as needed), else /dev/null.
+    func target(for snapshot: SnapcastRooms.Snapshot) -> String {
+        lock.lock(); defer { lock.unlock() }
+        if snapshot.available, let host = snapshot.tcpHost, let port = snapshot.tcpPort {
+            if let pump, pump.host == host, pump.port == port { return pump.fifoPath }
+            pump?.stop()
+            let fresh = TCPPump(fifoPath: (configuration.pipeLink as NSString).deletingLastPathComponent + "/tcp.fifo", host: host, port: port)
+            do {
+                try fresh.start()
+                pump = fresh
+                return fresh.fifoPath
+            } catch {
+                Log.error("snapcast", "cannot feed the TCP source \(host):\(port): \(error)")
+                pump = nil
+                return "/dev/null"
+            }
+        }
+        pump?.stop()
+        pump = nil
+        if let pipe = snapshot.pipePath, snapshot.available, RoomsPipeLink.isPipe(pipe) { return pipe }
+        return "/dev/null"
+    }
+
+    func stopPump() { lock.withLock { pump?.stop(); pump = nil } }
 
     init(_ configuration: RoomsConfiguration) {
         self.configuration = configuration
@@ -53,11 +82,7 @@ extension EarshotServer {
         let link = desk.configuration.pipeLink
         await desk.rooms.start { snapshot in
             do {
-                if let pipe = snapshot.pipePath, snapshot.available, RoomsPipeLink.isPipe(pipe) {
-                    try RoomsPipeLink.point(link, to: pipe)
-                } else {
-                    try RoomsPipeLink.point(link, to: "/dev/null")
-                }
+                try RoomsPipeLink.point(link, to: desk.target(for: snapshot))
             } catch {
                 Log.error("snapcast", "could not point \(link) at the snapserver's pipe: \(error)")
             }
@@ -69,6 +94,7 @@ extension EarshotServer {
     func stopRooms() async {
         guard let desk = roomsDesk else { return }
         await desk.rooms.stop()
+        desk.stopPump()
         desk.managed?.stop()
     }
 
@@ -98,5 +124,18 @@ extension EarshotServer {
         return try .json(RoomsBody(rooms: snapshot.rooms, available: snapshot.available, notice: snapshot.notice))
     }
 
-    struct RoomsBody: Encodable { var rooms: [Room]; var available: Bool; var notice: String? }
+    struct RoomsBody: Encodable {
+        var rooms: [Room]
+        var available: Bool
+        var notice: String?
+
+        /// `notice` is always there (null when there is none), as the protocol says.
+        func encode(to encoder: Encoder) throws {
+            enum K: String, CodingKey { case rooms, available, notice }
+            var c = encoder.container(keyedBy: K.self)
+            try c.encode(rooms, forKey: .rooms)
+            try c.encode(available, forKey: .available)
+            try c.encode(notice, forKey: .notice)
+        }
+    }
 }

@@ -1,0 +1,168 @@
+#!/usr/bin/env python3
+"""`make bench`: command → heard latency (issue 17), on this computer's output and in Snapcast's rooms.
+
+    .build/bench/venv/bin/python bench/rooms.py [--earshot PATH] [--trials N]
+
+Both measured the way Tests/host does, with real sound:
+
+- This computer: the release `earshot serve` plays a 440 Hz tone into a private PulseAudio's null
+  sink (Tests/host/soundserver.py), recorded with parec on a clock aligned to the test's; `pause`
+  is heard when the last loud sample was rendered (plus the sink's latency), `resume` when the
+  first one after it was.
+- Rooms: the same server with its own snapserver and one snapclient writing what it plays to a
+  file (real time, silence included: the file's length is the clock); `pause` is heard at the last
+  loud sample after the command, `resume` at the first one after.
+
+Budgets: this computer's pause 200 ms (Tests/host/test_sound.py); the rooms' Snapcast buffer
+(1000 ms) plus 200 ms for pause and resume alike (issue 17). Medians and worst of N trials.
+"""
+
+import argparse
+import os
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from array import array
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(REPO / "Tests" / "host"))
+
+import audio  # noqa: E402
+import hostserver  # noqa: E402
+from soundserver import SoundServer  # noqa: E402
+
+RATE = 48000
+THRESHOLD = 32768 * 10 ** (-40 / 20)
+
+
+def tone_feed(tmp):
+    files = hostserver.FileServer()
+    audio.write_tone(tmp / "tone.wav", 440, 120)
+    url = files.put("/tone.wav", (tmp / "tone.wav").read_bytes(), "audio/wav")
+    return files, hostserver.tone_feed(files, "Bench tones", [("Tone", url, 120)])
+
+
+def play(server, feed):
+    client = server.socket()
+    episode = server.episodes(server.subscribe(feed)["id"])[0]
+    return client, episode
+
+
+def local(trials, tmp):
+    sound = SoundServer()
+    sound.start()
+    files, feed = tone_feed(tmp)
+    server = hostserver.launch(env=sound.env)
+    pauses, resumes = [], []
+    try:
+        client, episode = play(server, feed)
+        recording = sound.record("speakers")
+        client.command("play", episode=episode["id"])
+        time.sleep(1.5)
+        for _ in range(trials):
+            latency = sound.sink_latency("speakers")[1]
+            _, sent = client.send("pause")
+            recording.wait_until(sent + 0.8)
+            samples = recording.samples()
+            first, end = recording.index_at(sent - 0.1), recording.index_at(sent + 0.8)
+            last = max(i for i in range(first, end) if abs(samples[i]) > THRESHOLD)
+            pauses.append(recording.time_of(last) - sent + latency)
+            _, sent = client.send("resume")
+            recording.wait_until(sent + 0.8)
+            samples = recording.samples()
+            start, end = recording.index_at(sent), recording.index_at(sent + 0.8)
+            heard = next(i for i in range(start, end) if abs(samples[i]) > THRESHOLD)
+            resumes.append(recording.time_of(heard) - sent + latency)
+            time.sleep(1.0)
+    finally:
+        server.stop()
+        files.close()
+        sound.stop()
+    return pauses, resumes
+
+
+def rooms(trials, tmp):
+    port = 24000 + os.getpid() % 20000
+    files, feed = tone_feed(tmp)
+    server = hostserver.launch(args=["--snapcast-port", str(port)], audio_output="null", snapcast=True)
+    raw = tmp / "room.raw"
+    snapclient = subprocess.Popen(["snapclient", "-h", "127.0.0.1", "-p", str(port), "--hostID", "bench",
+                                   "--player", f"file:filename={raw},mode=a", "--logsink", "null"],
+                                  stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    pauses, resumes = [], []
+
+    def samples_from(offset):
+        data = raw.read_bytes()[offset:]
+        values = array("h")
+        values.frombytes(data[: len(data) // 4 * 4])
+        return values[0::2]
+
+    try:
+        deadline = time.monotonic() + 20
+        while not server.get_json("/api/rooms")["rooms"] and time.monotonic() < deadline:
+            time.sleep(0.2)
+        client, episode = play(server, feed)
+        client.command("output", device="snapcast")
+        client.command("play", episode=episode["id"])
+        time.sleep(3)
+        for _ in range(trials):
+            at = raw.stat().st_size
+            client.command("pause")
+            time.sleep(2.5)
+            values = samples_from(at)
+            loud = [i for i, v in enumerate(values) if abs(v) > THRESHOLD]
+            pauses.append((loud[-1] if loud else 0) / RATE)
+            at = raw.stat().st_size
+            client.command("resume")
+            time.sleep(2.5)
+            values = samples_from(at)
+            heard = next((i for i, v in enumerate(values) if abs(v) > THRESHOLD), None)
+            resumes.append(heard / RATE if heard is not None else float("inf"))
+    finally:
+        snapclient.terminate()
+        snapclient.wait(timeout=10)
+        server.stop()
+        files.close()
+    return pauses, resumes
+
+
+def row(output, command, values, budget):
+    ms = [v * 1000 for v in values]
+    worst = max(ms)
+    mark = "✓" if worst <= budget else "✗ over budget"
+    return f"| {output} | {command} | {statistics.median(ms):.0f} | {worst:.0f} | {budget} | {mark} |"
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--earshot", default=os.environ.get("EARSHOT_BIN", ".build/release/earshot"))
+    parser.add_argument("--trials", type=int, default=5)
+    options = parser.parse_args()
+    os.environ["EARSHOT_BIN"] = options.earshot
+    for program in ("snapserver", "snapclient", "pulseaudio", "parec"):
+        if shutil.which(program) is None:
+            print(f"bench/rooms.py: {program} is not installed (scripts/setup.sh test installs it); skipped")
+            return
+    tmp = Path(tempfile.mkdtemp(prefix="earshot-bench-rooms-"))
+    try:
+        lines = ["## Command → heard latency (ms), this computer and Snapcast's rooms", "",
+                 "| output | command | median | worst | budget | |", "| --- | --- | ---: | ---: | ---: | --- |"]
+        pauses, resumes = local(options.trials, tmp)
+        lines += [row("this computer (PulseAudio)", "pause", pauses, 200), row("this computer (PulseAudio)", "resume", resumes, 200)]
+        pauses, resumes = rooms(options.trials, tmp)
+        lines += [row("rooms (Snapcast, 1 s buffer)", "pause", pauses, 1200), row("rooms (Snapcast, 1 s buffer)", "resume", resumes, 1200)]
+        text = "\n".join(lines)
+        print(text)
+        out = REPO / ".build" / "bench"
+        out.mkdir(parents=True, exist_ok=True)
+        (out / "rooms.md").write_text(text + "\n")
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
+
+
+if __name__ == "__main__":
+    main()
