@@ -12,13 +12,16 @@ Both measured the way Tests/host does, with real sound:
 - Rooms: the same server with its own snapserver and one snapclient writing what it plays to a
   file (real time, silence included: the file's length is the clock); `pause` is heard at the last
   loud sample after the command, `resume` at the first one after.
+- `seek`: the episode is 440 Hz for a minute, then 880 Hz; a seek across is heard when 880 Hz
+  first outweighs 440 Hz.
 
-Budgets: this computer's pause 200 ms (Tests/host/test_sound.py); the rooms' Snapcast buffer
-(1000 ms) plus 200 ms for pause and resume alike (issue 17). Medians and worst of N trials.
+Budgets: this computer's 200 ms (Tests/host/test_sound.py's for pause); the rooms' Snapcast buffer
+(1000 ms) plus 200 ms for pause, resume and seek alike (issue 17). Medians and worst of N trials.
 """
 
 import argparse
 import os
+import wave
 import shutil
 import statistics
 import subprocess
@@ -39,11 +42,30 @@ RATE = 48000
 THRESHOLD = 32768 * 10 ** (-40 / 20)
 
 
+SEEK_TO = 70  # the second tone: 440 Hz before 60 s, 880 Hz after
+
+
 def tone_feed(tmp):
+    """One episode: 60 s of 440 Hz, then 60 s of 880 Hz (a seek across is heard as the change)."""
     files = hostserver.FileServer()
-    audio.write_tone(tmp / "tone.wav", 440, 120)
+    low, high = audio.sine_second(440), audio.sine_second(880)
+    body = low * 60 + high * 60
+    with wave.open(str(tmp / "tone.wav"), "wb") as out:
+        out.setnchannels(1)
+        out.setsampwidth(2)
+        out.setframerate(44100)
+        out.writeframes(body.tobytes())
     url = files.put("/tone.wav", (tmp / "tone.wav").read_bytes(), "audio/wav")
     return files, hostserver.tone_feed(files, "Bench tones", [("Tone", url, 120)])
+
+
+def high_from(samples, rate, start, end, window=0.01):
+    """The first window (index) from `start` where 880 Hz outweighs 440 Hz, or None."""
+    size = int(rate * window)
+    for i in range(start, end - size, size):
+        if audio.goertzel_power(samples, rate, 880, i, i + size) > 4 * audio.goertzel_power(samples, rate, 440, i, i + size):
+            return i
+    return None
 
 
 def play(server, feed):
@@ -57,7 +79,7 @@ def local(trials, tmp):
     sound.start()
     files, feed = tone_feed(tmp)
     server = hostserver.launch(env=sound.env)
-    pauses, resumes = [], []
+    pauses, resumes, seeks = [], [], []
     try:
         client, episode = play(server, feed)
         recording = sound.record("speakers")
@@ -78,11 +100,18 @@ def local(trials, tmp):
             heard = next(i for i in range(start, end) if abs(samples[i]) > THRESHOLD)
             resumes.append(recording.time_of(heard) - sent + latency)
             time.sleep(1.0)
+            _, sent = client.send("seek", to=SEEK_TO)
+            recording.wait_until(sent + 0.8)
+            samples = recording.samples()
+            changed = high_from(samples, recording.rate, recording.index_at(sent), recording.index_at(sent + 0.8))
+            seeks.append(recording.time_of(changed) - sent + latency if changed is not None else float("inf"))
+            client.command("seek", to=5)
+            time.sleep(1.0)
     finally:
         server.stop()
         files.close()
         sound.stop()
-    return pauses, resumes
+    return pauses, resumes, seeks
 
 
 def rooms(trials, tmp):
@@ -93,7 +122,7 @@ def rooms(trials, tmp):
     snapclient = subprocess.Popen(["snapclient", "-h", "127.0.0.1", "-p", str(port), "--hostID", "bench",
                                    "--player", f"file:filename={raw},mode=a", "--logsink", "null"],
                                   stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    pauses, resumes = [], []
+    pauses, resumes, seeks = [], [], []
 
     def samples_from(offset):
         data = raw.read_bytes()[offset:]
@@ -122,12 +151,20 @@ def rooms(trials, tmp):
             values = samples_from(at)
             heard = next((i for i, v in enumerate(values) if abs(v) > THRESHOLD), None)
             resumes.append(heard / RATE if heard is not None else float("inf"))
+            at = raw.stat().st_size
+            client.command("seek", to=SEEK_TO)
+            time.sleep(2.5)
+            values = samples_from(at)
+            changed = high_from(values, RATE, 0, len(values))
+            seeks.append(changed / RATE if changed is not None else float("inf"))
+            client.command("seek", to=5)
+            time.sleep(2.0)
     finally:
         snapclient.terminate()
         snapclient.wait(timeout=10)
         server.stop()
         files.close()
-    return pauses, resumes
+    return pauses, resumes, seeks
 
 
 def row(output, command, values, budget):
@@ -151,10 +188,12 @@ def main():
     try:
         lines = ["## Command → heard latency (ms), this computer and Snapcast's rooms", "",
                  "| output | command | median | worst | budget | |", "| --- | --- | ---: | ---: | ---: | --- |"]
-        pauses, resumes = local(options.trials, tmp)
-        lines += [row("this computer (PulseAudio)", "pause", pauses, 200), row("this computer (PulseAudio)", "resume", resumes, 200)]
-        pauses, resumes = rooms(options.trials, tmp)
-        lines += [row("rooms (Snapcast, 1 s buffer)", "pause", pauses, 1200), row("rooms (Snapcast, 1 s buffer)", "resume", resumes, 1200)]
+        here = "this computer (PulseAudio)"
+        pauses, resumes, seeks = local(options.trials, tmp)
+        lines += [row(here, "pause", pauses, 200), row(here, "resume", resumes, 200), row(here, "seek", seeks, 200)]
+        there = "rooms (Snapcast, 1 s buffer)"
+        pauses, resumes, seeks = rooms(options.trials, tmp)
+        lines += [row(there, "pause", pauses, 1200), row(there, "resume", resumes, 1200), row(there, "seek", seeks, 1200)]
         text = "\n".join(lines)
         print(text)
         out = REPO / ".build" / "bench"
