@@ -2,18 +2,14 @@
 // types the sync account's name and password; the app polling Earshot then receives them.
 // Self-contained: a phone that is not paired may load only this file and views/stranger-form.js.
 
-import { postForm } from './views/stranger-form.js';
+import { messageLine, postForm } from './views/stranger-form.js';
 
 const form = document.getElementById('sync-login-form');
 if (form) {
   const user = document.getElementById('sync-user');
   const password = document.getElementById('sync-password');
-  const message = form.querySelector('.pair-message');
   const submit = form.querySelector('.pair-submit');
-  const say = (text, kind = '') => {
-    message.textContent = text;
-    message.dataset.kind = kind;
-  };
+  const say = messageLine(form.querySelector('.pair-message'));
 
   form.addEventListener('submit', async (event) => {
     event.preventDefault();

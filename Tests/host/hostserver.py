@@ -574,3 +574,14 @@ def tone_podcast(title, tones):
         files.close()
         shutil.rmtree(folder, ignore_errors=True)
 
+
+
+def wait(condition, timeout=5, what="condition", interval=0.05):
+    """Polls `condition()` until it returns something truthy (returned), or fails after `timeout` s."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        value = condition()
+        if value:
+            return value
+        time.sleep(interval)
+    raise AssertionError(f"timed out waiting for {what}")

@@ -10,18 +10,9 @@ from pathlib import Path
 
 import pytest
 
-from hostserver import FileServer, launch, tone_feed
+from hostserver import FileServer, launch, tone_feed, wait
 from session_bus import CONFIG, NAME, SessionBus
 
-
-def wait(condition, timeout=5, what="condition"):
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        value = condition()
-        if value:
-            return value
-        time.sleep(0.05)
-    raise AssertionError(f"timed out waiting for {what}")
 
 
 @pytest.fixture

@@ -23,6 +23,7 @@ import pytest
 
 from audio import dominant_frequency, rms_db, write_tone
 from hostserver import FileServer, launch, tone_feed
+from hostserver import wait as wait_for
 
 RATE, BYTES_PER_SECOND = 48000, 48000 * 4  # Snapcast's 48000:16:2
 BUFFER = 1.0  # snapserver's default buffer, as Earshot's config has it
@@ -108,13 +109,7 @@ def rooms(tmp_path):
 
 
 def wait(condition, timeout=15, what="condition"):
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        value = condition()
-        if value:
-            return value
-        time.sleep(0.1)
-    raise AssertionError(f"timed out waiting for {what}")
+    return wait_for(condition, timeout, what, interval=0.1)
 
 
 def rooms_of(server):

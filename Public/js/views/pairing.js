@@ -2,7 +2,7 @@
 // arrives from its QR code, whose URL carries a one-time secret after "#s=") and gets a cookie
 // for good. Self-contained on purpose: a stranger may load only this file and pair.js.
 
-import { postForm } from './stranger-form.js';
+import { messageLine, postForm } from './stranger-form.js';
 
 const SECRET = /^#s=([0-9a-f]{32})$/;
 
@@ -11,13 +11,8 @@ export function initPairing(doc) {
   const form = doc.getElementById('pair-form');
   const code = doc.getElementById('pair-code');
   const name = doc.getElementById('pair-name');
-  const message = form.querySelector('.pair-message');
   const submit = form.querySelector('.pair-submit');
-
-  const say = (text, kind = '') => {
-    message.textContent = text;
-    message.dataset.kind = kind;
-  };
+  const say = messageLine(form.querySelector('.pair-message'));
 
   async function pair(body) {
     say('Pairing…');

@@ -27,3 +27,11 @@ export async function postForm({ url, body, submit, say, failure }) {
   submit.disabled = false;
   return null;
 }
+
+/** A `say(text, kind)` for a form's message line (`kind`: '', 'error', 'success'). */
+export function messageLine(element) {
+  return (text, kind = '') => {
+    element.textContent = text;
+    element.dataset.kind = kind;
+  };
+}
