@@ -14,12 +14,18 @@ Both measured the way Tests/host does, with real sound:
   loud sample after the command, `resume` at the first one after.
 - `seek`: the episode is 440 Hz for a minute, then 880 Hz; a seek across is heard when 880 Hz
   first outweighs 440 Hz.
+- Speed in the rooms: on that sweep (below) at 2× the heard position gains two seconds a second
+  (pitch kept); the change is heard when it first gains 1.5 s a second over 0.3 s.
+- Resume in the rooms: an episode whose frequency rises 10 Hz a second says where a listener is;
+  the frequency last heard before a pause and first heard after the resume tell how much of the
+  episode was repeated or skipped.
 
 Budgets: this computer's 200 ms (Tests/host/test_sound.py's for pause); the rooms' Snapcast buffer
 (1000 ms) plus 200 ms for pause, resume and seek alike (issue 17). Medians and worst of N trials.
 """
 
 import argparse
+import math
 import os
 import wave
 import shutil
@@ -57,6 +63,34 @@ def tone_feed(tmp):
         out.writeframes(body.tobytes())
     url = files.put("/tone.wav", (tmp / "tone.wav").read_bytes(), "audio/wav")
     return files, hostserver.tone_feed(files, "Bench tones", [("Tone", url, 120)])
+
+
+SWEEP_START, SWEEP_RATE = 300.0, 10.0  # Hz, Hz per second: the sweep's frequency tells its position
+
+
+def sweep_feed(files, tmp):
+    """An episode whose frequency rises 10 Hz a second from 300 Hz: where a listener is in it can be
+    read off what they hear (the resume check)."""
+    rate, seconds = 44100, 90
+    amplitude = 32768 * 10 ** (-12 / 20)
+    body = array("h")
+    phase = 0.0
+    for i in range(rate * seconds):
+        phase += 2 * math.pi * (SWEEP_START + SWEEP_RATE * i / rate) / rate
+        body.append(int(amplitude * math.sin(phase)))
+    with wave.open(str(tmp / "sweep.wav"), "wb") as out:
+        out.setnchannels(1)
+        out.setsampwidth(2)
+        out.setframerate(rate)
+        out.writeframes(body.tobytes())
+    url = files.put("/sweep.wav", (tmp / "sweep.wav").read_bytes(), "audio/wav")
+    return hostserver.tone_feed(files, "Bench sweep", [("Sweep", url, seconds)])
+
+
+def sweep_position(samples, start, end):
+    """Where in the sweep `samples[start:end]` is (seconds), from its frequency."""
+    frequency = audio.zero_crossing_frequency(samples, RATE, start, end)
+    return None if frequency is None else (frequency - SWEEP_START) / SWEEP_RATE
 
 
 def high_from(samples, rate, start, end, window=0.01):
@@ -122,7 +156,7 @@ def rooms(trials, tmp):
     snapclient = subprocess.Popen(["snapclient", "-h", "127.0.0.1", "-p", str(port), "--hostID", "bench",
                                    "--player", f"file:filename={raw},mode=a", "--logsink", "null"],
                                   stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    pauses, resumes, seeks = [], [], []
+    pauses, resumes, seeks, jumps, speeds = [], [], [], [], []
 
     def samples_from(offset):
         data = raw.read_bytes()[offset:]
@@ -159,12 +193,44 @@ def rooms(trials, tmp):
             seeks.append(changed / RATE if changed is not None else float("inf"))
             client.command("seek", to=5)
             time.sleep(2.0)
+        # Resume goes on from what was heard: the sweep's frequency just before the pause and just
+        # after the resume tells how much was repeated (negative) or skipped (positive).
+        sweep = server.episodes(server.subscribe(sweep_feed(files, tmp))["id"])[0]
+        client.command("play", episode=sweep["id"])
+        time.sleep(3)
+        for _ in range(trials):
+            at = raw.stat().st_size
+            client.command("pause")
+            time.sleep(2.0)
+            client.command("resume")
+            time.sleep(2.5)
+            values = samples_from(at)
+            loud = [i for i in range(0, len(values) - 480, 480) if audio.rms_db(values, i, i + 480) > -40]
+            gap = next(k for k in range(1, len(loud)) if loud[k] - loud[k - 1] > 4800)  # the silence of the pause
+            before = sweep_position(values, loud[gap - 1] - 4800, loud[gap - 1] + 480)
+            after = sweep_position(values, loud[gap], loud[gap] + 5280)
+            jumps.append(after - before - 0.1 if before is not None and after is not None else float("inf"))
+            time.sleep(1.0)
+        # Speed: at 2× the sweep moves twice as fast (its pitch kept); the change is heard when the
+        # heard position starts gaining 1.5 s or more a second.
+        for _ in range(trials):
+            at = raw.stat().st_size
+            client.command("rate", value=2)
+            time.sleep(2.5)
+            values = samples_from(at)
+            step = RATE // 10
+            positions = [sweep_position(values, i, i + step) for i in range(0, len(values) - step, step)]
+            heard = next((k for k in range(len(positions) - 3)
+                          if None not in positions[k:k + 4] and (positions[k + 3] - positions[k]) / 0.3 > 1.5), None)
+            speeds.append(heard * 0.1 if heard is not None else float("inf"))
+            client.command("rate", value=1)
+            time.sleep(2.0)
     finally:
         snapclient.terminate()
         snapclient.wait(timeout=10)
         server.stop()
         files.close()
-    return pauses, resumes, seeks
+    return pauses, resumes, seeks, jumps, speeds
 
 
 def row(output, command, values, budget):
@@ -192,8 +258,13 @@ def main():
         pauses, resumes, seeks = local(options.trials, tmp)
         lines += [row(here, "pause", pauses, 200), row(here, "resume", resumes, 200), row(here, "seek", seeks, 200)]
         there = "rooms (Snapcast, 1 s buffer)"
-        pauses, resumes, seeks = rooms(options.trials, tmp)
-        lines += [row(there, "pause", pauses, 1200), row(there, "resume", resumes, 1200), row(there, "seek", seeks, 1200)]
+        pauses, resumes, seeks, jumps, speeds = rooms(options.trials, tmp)
+        lines += [row(there, "pause", pauses, 1200), row(there, "resume", resumes, 1200), row(there, "seek", seeks, 1200),
+                  row(there, "speed 1× → 2×", speeds, 1200)]
+        repeated = [f"{j * 1000:+.0f}" for j in jumps]
+        worst = max(abs(j) for j in jumps) * 1000
+        lines += ["", f"Resume in the rooms goes on from what they heard: skipped (+) or repeated (−) ms per trial "
+                      f"{', '.join(repeated)}; worst {worst:.0f} ms (budget 1200) {'✓' if worst <= 1200 else '✗ over budget'}"]
         text = "\n".join(lines)
         print(text)
         out = REPO / ".build" / "bench"

@@ -36,8 +36,11 @@ struct HandoffTests {
             _ = try await ws.reply(6, #""cmd":"handoff.position","episode":\#(episode.id),"position":5"#)
             #expect(await h.engine.state.position >= 39.5)
 
-            // The phone reached the end: played.
+            // The phone reached the end: played. (After mpv has echoed the resume: a pause sent before
+            // that echo is undone by it — the engine takes mpv's `pause` reports as changes from elsewhere.)
+            try await Task.sleep(for: .milliseconds(500))
             _ = try await ws.reply(7, #""cmd":"handoff.take","episode":\#(episode.id)"#)
+            #expect(await h.engine.state.paused)
             _ = try await ws.reply(8, #""cmd":"handoff.position","episode":\#(episode.id),"position":59.8"#)
             #expect(try await h.store.episode(id: episode.id)?.played == true)
 
