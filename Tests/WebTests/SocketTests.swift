@@ -178,7 +178,8 @@ struct MarkSocketTests {
             _ = try await b.receive { $0["type"] as? String == "library" }
             #expect((try await h.json("/api/episodes/\(id)")["episode"] as? [String: Any])?["played"] as? Bool == true)
             try await b.send(#"{"id":2,"cmd":"mark","episode":\#(id),"played":false}"#)
-            _ = try await a.receive { $0["type"] as? String == "library" }
+            // The ack comes once it is stored (a's next `library` could still be the first mark's).
+            _ = try await b.receive { $0["type"] as? String == "ack" && $0["id"] as? Int == 2 }
             #expect((try await h.json("/api/episodes/\(id)")["episode"] as? [String: Any])?["played"] as? Bool == false)
             try await a.send(#"{"id":3,"cmd":"mark","episode":987654,"played":true}"#)
             let error = try await a.receive { $0["type"] as? String == "error" }
