@@ -15,7 +15,9 @@ struct PlayedMarginServerTests {
             _ = try await a.receiveJSON()
             try await a.send(#"{"id":"m","cmd":"settings","playedMargin":90}"#)
             _ = try await a.receive { $0["type"] as? String == "ack" && $0["id"] as? String == "m" }
-            let seen = try await b.receive { $0["type"] as? String == "state" }
+            // The other client's next states: one of them (an earlier one may be mpv's device list
+            // arriving) carries the new margin.
+            let seen = try await b.receive { $0["type"] as? String == "state" && ($0["settings"] as? [String: Any])?["playedMargin"] as? Double == 90 }
             #expect((seen["settings"] as? [String: Any])?["playedMargin"] as? Double == 90)
             let api = try await h.json("/api/state")
             #expect((api["settings"] as? [String: Any])?["playedMargin"] as? Double == 90)
