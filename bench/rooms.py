@@ -170,23 +170,21 @@ def rooms(trials, tmp):
         client.command("output", device="snapcast")
         client.command("play", episode=episode["id"])
         time.sleep(3)
-        for _ in range(trials):
+        def heard_after(cmd, **args):
+            """What the room played in the 2.5 s after `cmd` (the file's start is the command's moment)."""
             at = raw.stat().st_size
-            client.command("pause")
+            client.command(cmd, **args)
             time.sleep(2.5)
-            values = samples_from(at)
+            return samples_from(at)
+
+        for _ in range(trials):
+            values = heard_after("pause")
             loud = [i for i, v in enumerate(values) if abs(v) > THRESHOLD]
             pauses.append((loud[-1] if loud else 0) / RATE)
-            at = raw.stat().st_size
-            client.command("resume")
-            time.sleep(2.5)
-            values = samples_from(at)
+            values = heard_after("resume")
             heard = next((i for i, v in enumerate(values) if abs(v) > THRESHOLD), None)
             resumes.append(heard / RATE if heard is not None else float("inf"))
-            at = raw.stat().st_size
-            client.command("seek", to=SEEK_TO)
-            time.sleep(2.5)
-            values = samples_from(at)
+            values = heard_after("seek", to=SEEK_TO)
             changed = high_from(values, RATE, 0, len(values))
             seeks.append(changed / RATE if changed is not None else float("inf"))
             client.command("seek", to=5)

@@ -97,12 +97,20 @@ extension LibraryStore {
     /// The episode an action names: by its media address, then its guid, then a media address the
     /// episode had before — within the podcast the action names (by its feed address or an old
     /// one), or, when that podcast is unknown, by media address anywhere in the library.
+    private static let syncedFields = "e.id, e.podcast_id, e.position, e.played, e.position_updated_at, e.duration"
+    private static func synced(_ row: Statement) -> SyncedEpisode {
+        SyncedEpisode(id: row.int64(at: 0), podcastID: row.int64(at: 1), position: row.double(at: 2), played: row.bool(at: 3),
+                      changedAt: row.optionalDouble(at: 4), duration: row.double(at: 5))
+    }
+
+    /// An episode already matched, as it stands now (an earlier action of the same upload may have moved it).
+    public func syncedEpisode(id: Int64) throws -> SyncedEpisode? {
+        try database.fetchOne("SELECT \(Self.syncedFields) FROM episodes e WHERE e.id = ?", [id], row: Self.synced)
+    }
+
     public func matchEpisode(podcast: String, episode: String, guid: String?) throws -> SyncedEpisode? {
-        let fields = "e.id, e.podcast_id, e.position, e.played, e.position_updated_at, e.duration"
-        func read(_ row: Statement) -> SyncedEpisode {
-            SyncedEpisode(id: row.int64(at: 0), podcastID: row.int64(at: 1), position: row.double(at: 2), played: row.bool(at: 3),
-                          changedAt: row.optionalDouble(at: 4), duration: row.double(at: 5))
-        }
+        let fields = Self.syncedFields
+        let read = Self.synced
         if let podcastID = try podcastID(feedURL: podcast) {
             if let found = try database.fetchOne("SELECT \(fields) FROM episodes e WHERE e.podcast_id = ? AND e.media_url = ? LIMIT 1",
                                                  [podcastID, episode], row: read) { return found }

@@ -19,6 +19,12 @@ final class LineSocket: @unchecked Sendable {
 
     /// Connects to `host` (a name or an address) on `port` within `timeout` seconds.
     init(host: String, port: Int, timeout: Double = 3) throws {
+        fd = try Self.connectedSocket(host: host, port: port, timeout: timeout)
+    }
+
+    /// A connected TCP socket (nodelay) to `host:port`, each address tried within `timeout` seconds;
+    /// the caller owns it. Also `TCPPump`'s.
+    static func connectedSocket(host: String, port: Int, timeout: Double) throws -> Int32 {
         var hints = addrinfo()
         hints.ai_socktype = Int32(SOCK_STREAM.rawValue)
         hints.ai_family = AF_UNSPEC
@@ -34,11 +40,10 @@ final class LineSocket: @unchecked Sendable {
             entry = info.pointee.ai_next
             let fd = socket(info.pointee.ai_family, info.pointee.ai_socktype, info.pointee.ai_protocol)
             guard fd >= 0 else { continue }
-            if Self.connect(fd, info.pointee.ai_addr, info.pointee.ai_addrlen, timeout: timeout) {
+            if connect(fd, info.pointee.ai_addr, info.pointee.ai_addrlen, timeout: timeout) {
                 var on: Int32 = 1
                 setsockopt(fd, Int32(IPPROTO_TCP), TCP_NODELAY, &on, socklen_t(MemoryLayout<Int32>.size))
-                self.fd = fd
-                return
+                return fd
             }
             lastError = String(cString: strerror(errno))
             Glibc.close(fd)

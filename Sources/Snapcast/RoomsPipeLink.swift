@@ -8,7 +8,10 @@ public enum RoomsPipeLink {
     /// Points `link` at `target`, replacing what it pointed at in one step (a rename).
     public static func point(_ link: String, to target: String) throws {
         let temporary = link + ".new"
-        try? FileManager.default.removeItem(atPath: temporary)
+        // A leftover of a run that died between the two steps; none is the usual case.
+        guard unlink(temporary) == 0 || errno == ENOENT else {
+            throw CocoaError(.fileWriteUnknown, userInfo: [NSFilePathErrorKey: temporary])
+        }
         try FileManager.default.createSymbolicLink(atPath: temporary, withDestinationPath: target)
         guard rename(temporary, link) == 0 else {
             throw CocoaError(.fileWriteUnknown, userInfo: [NSFilePathErrorKey: link])

@@ -53,13 +53,20 @@ public final class TCPPump: @unchecked Sendable {
         defer { Glibc.close(fifo) }
         var socket: Int32 = -1
         var lastAttempt: UInt64 = 0
+        var reported: String?
         var buffer = [UInt8](repeating: 0, count: Self.chunkBytes)
         var next = DispatchTime.now().uptimeNanoseconds
         while isRunning {
             let now = DispatchTime.now().uptimeNanoseconds
             if socket < 0, now &- lastAttempt > 1_000_000_000 {
                 lastAttempt = now
-                socket = Self.connect(host: host, port: port)
+                do {
+                    socket = try LineSocket.connectedSocket(host: host, port: port, timeout: 1)
+                    reported = nil
+                } catch {
+                    // Tried again every second; said once per reason.
+                    if "\(error)" != reported { Log.warning("snapcast", "\(error); trying again"); reported = "\(error)" }
+                }
             }
             let count = buffer.withUnsafeMutableBytes { read(fifo, $0.baseAddress, $0.count) }
             if count > 0, socket >= 0 {
@@ -82,23 +89,5 @@ public final class TCPPump: @unchecked Sendable {
             if next > after { usleep(UInt32((next - after) / 1000)) } else if after - next > 200_000_000 { next = after }
         }
         if socket >= 0 { Glibc.close(socket) }
-    }
-
-    /// A blocking TCP socket to `host:port`, or -1.
-    static func connect(host: String, port: Int) -> Int32 {
-        var hints = addrinfo()
-        hints.ai_socktype = Int32(SOCK_STREAM.rawValue)
-        var found: UnsafeMutablePointer<addrinfo>?
-        guard getaddrinfo(host, String(port), &hints, &found) == 0, let first = found else { return -1 }
-        defer { freeaddrinfo(first) }
-        var entry: UnsafeMutablePointer<addrinfo>? = first
-        while let info = entry {
-            entry = info.pointee.ai_next
-            let fd = socket(info.pointee.ai_family, info.pointee.ai_socktype, info.pointee.ai_protocol)
-            guard fd >= 0 else { continue }
-            if Glibc.connect(fd, info.pointee.ai_addr, info.pointee.ai_addrlen) == 0 { return fd }
-            Glibc.close(fd)
-        }
-        return -1
     }
 }

@@ -28,20 +28,19 @@ extension EarshotServer {
         for other in Set(actions.compactMap(\.device)) where other != device { try await store.touchSyncDevice(id: other, at: now) }
         var moved = false
         // In the order they happened: the last word on an episode is applied last.
-        for action in actions.sorted(by: { ($0.timestamp ?? 0) < ($1.timestamp ?? 0) }) {
-            if try await apply(action) { moved = true }
+        for (action, episodeID) in matches.sorted(by: { ($0.action.timestamp ?? 0) < ($1.action.timestamp ?? 0) }) {
+            guard let episodeID else { continue }
+            if try await apply(action, to: episodeID) { moved = true }
         }
         if moved { libraryChanged() }
         return Int(now)
     }
 
-    /// Applies one action to its episode (matched again: an earlier action of the same upload may
-    /// have moved it). Returns whether the library changed.
+    /// Applies one action to the episode it was matched to (read again: an earlier action of the same
+    /// upload may have moved it). Returns whether the library changed.
     @discardableResult
-    func apply(_ action: EpisodeAction) async throws -> Bool {
-        guard action.kind == .play || action.kind == .new,
-              let episode = try await store.matchEpisode(podcast: action.podcast, episode: action.episode, guid: action.guid)
-        else { return false }
+    func apply(_ action: EpisodeAction, to episodeID: Int64) async throws -> Bool {
+        guard action.kind == .play || action.kind == .new, let episode = try await store.syncedEpisode(id: episodeID) else { return false }
         let local = SyncDecision.Local(position: episode.position, played: episode.played, changedAt: episode.changedAt,
                                        duration: episode.duration, playingHere: await engine.isPlayingHere(episode.id))
         let time = action.timestamp ?? Date().timeIntervalSince1970
@@ -87,7 +86,7 @@ extension EarshotServer {
                 guard let episode = try await store.matchEpisode(podcast: action.podcast, episode: action.episode, guid: action.guid)
                 else { continue }
                 try await store.matchEpisodeAction(id, episodeID: episode.id)
-                try await apply(action)
+                try await apply(action, to: episode.id)
             }
             libraryChanged()
         } catch let error as SubscriptionError {

@@ -16,14 +16,13 @@ extension EarshotServer {
     /// the old one ends). No password: one is made and shown in this answer only.
     func saveSyncSettings(_ request: HTTPRequest) async throws -> HTTPResponse {
         let body = try request.decodeJSON(AccountBody.self, hint: "send {\"user\": \"name\", \"password\": \"…\"} (password optional)")
-        guard let user = SyncUserName.clean(body.user) else { throw HTTPError.badRequest(SyncUserName.rule) }
-        let chosen = body.password.flatMap { $0.isEmpty ? nil : $0 }
-        if let chosen, let problem = SyncAccount.checkChosen(chosen) { throw HTTPError.badRequest(problem) }
-        let password = chosen ?? SyncAccount.generatePassword()
-        try await SyncAccount(user: user, hash: PasswordHash.make(password), created: Date().timeIntervalSince1970).save(store)
+        let made: String?
+        do { made = try await SyncAccountSetup.set(user: body.user, password: body.password, store: store) } catch let refusal as SyncSetupError {
+            throw HTTPError.badRequest(refusal.description)
+        }
         await syncDesk.accountChanged()
-        Log.info("sync", "the sync account is now \(user)")
-        return Self.syncJSON(try await syncStatus(password: chosen == nil ? password : nil))
+        Log.info("sync", "the sync account is now \(body.user.trimmingCharacters(in: .whitespaces))")
+        return Self.syncJSON(try await syncStatus(password: made))
     }
 
     /// `DELETE /api/sync`: sync off; the devices and the actions phones sent are forgotten (the

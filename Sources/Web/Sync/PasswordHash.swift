@@ -19,8 +19,13 @@ public enum PasswordHash {
 
     /// Whether `password` is the one `stored` was made from (compared in constant time).
     public static func verify(_ password: String, against stored: String) -> Bool {
-        guard stored.hasPrefix("$"), let computed = try? hash(password, setting: stored) else { return false }
-        return secretsMatch(computed, stored)
+        guard stored.hasPrefix("$") else { return false }
+        do {
+            return secretsMatch(try hash(password, setting: stored), stored)
+        } catch {
+            Log.error("sync", "the stored password hash cannot be checked: \(error)")
+            return false
+        }
     }
 
     private static func hash(_ password: String, setting: String) throws -> String {
