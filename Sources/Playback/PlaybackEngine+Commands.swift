@@ -123,7 +123,7 @@ extension PlaybackEngine {
         if playingToRooms, loaded {
             // Paused, the rooms still play what mpv wrote: in the end they hear up to mpv's position.
             // Resumed, they are silent until what mpv writes now reaches them.
-            if paused, let exact = player.timePosition() { state.position = exact } else if !paused { roomsWentOn(from: state.position) }
+            if paused, loading.positionsAreCurrent, let exact = player.timePosition() { state.position = exact } else if !paused { roomsWentOn(from: state.position) }
         }
         publishState()
     }

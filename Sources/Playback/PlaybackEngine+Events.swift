@@ -30,6 +30,7 @@ extension PlaybackEngine {
             // A seek or property change mpv refused (e.g. at the very end of a file): nothing a
             // listener can act on, and load failures arrive as `.endFile(.error)` instead.
             Log.info("mpv", "refused a command: \(message)")
+            loading = loading.commandRefused()
         case .shutdown:
             // mpv quit without being asked (our own shutdown never gets here): replace it.
             await restartPlayer(because: "it quit")

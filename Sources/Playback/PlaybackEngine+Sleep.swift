@@ -70,7 +70,7 @@ extension PlaybackEngine {
     /// state's moves with events), so a fade and a chapter's end are followed closely.
     func sleepMoment() -> SleepTimer.Moment {
         let playing = state.isPlaying && loaded
-        let position = playing ? (player.timePosition() ?? state.position) : state.position
+        let position = playing && loading.positionsAreCurrent ? (player.timePosition() ?? state.position) : state.position
         return SleepTimer.Moment(now: ProcessInfo.processInfo.systemUptime, playing: playing, position: position,
                                  duration: state.duration, rate: state.rate, chapters: state.chapters)
     }

@@ -125,7 +125,7 @@ public actor PlaybackEngine {
             await markSession() // an end with nothing after it clears the marker too
             return
         }
-        if playerAnswers, let exact = player.timePosition() { state.position = heardPosition(exact) }
+        if playerAnswers, loading.positionsAreCurrent, let exact = player.timePosition() { state.position = heardPosition(exact) }
         publishTime()
         if saveIsDue() { await savePosition(force: true) }
     }

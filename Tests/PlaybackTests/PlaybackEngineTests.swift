@@ -50,6 +50,9 @@ struct PlaybackEngineTests {
         let afterResume = try #require(h.engine.player.timePosition())
         let target = 5.25 + Date().timeIntervalSince(resumed)
         #expect(abs(afterResume - target) < 0.12, "resumed to \(afterResume), expected ≈\(target)")
+        // The seek made while paused ended in a restart: the state follows mpv's positions again.
+        let followed = await h.engine.state.position
+        #expect(followed > 5.5, "the state stayed at \(followed)")
 
         try await h.engine.handle(.pause)
         try await h.engine.handle(.seek(to: 20))

@@ -169,6 +169,50 @@ struct SyncAPITests {
         }
     }
 
+    @Test("an added podcast still being fetched is in the lists phones read; a list sent back without it withdraws it")
+    func pendingSubscriptions() async throws {
+        let feeds = try FixtureHTTPServer()
+        defer { feeds.stop() }
+        func feed(_ title: String) -> FixtureHTTPServer.Response {
+            // Slow on purpose (a chunk of 40 bytes every 0.3 s): the fetches are still on when the phone reads the list.
+            FixtureHTTPServer.Response(headers: ["Content-Type": "application/rss+xml"], body: Data("""
+                <rss version="2.0"><channel><title>\(title)</title>
+                <item><guid>\(title)-1</guid><title>One</title><enclosure url="https://cdn.example/\(title).mp3" type="audio/mpeg" length="1"/></item>
+                </channel></rss>
+                """.utf8), chunkDelay: 0.3, chunkSize: 40)
+        }
+        for name in ["slow", "later", "never"] { feeds.set("/\(name).xml", feed(name)) }
+        let (slow, later, never) = (feeds.url("/slow.xml").absoluteString, feeds.url("/later.xml").absoluteString,
+                                    feeds.url("/never.xml").absoluteString)
+        try await ServerHarness.with { h in
+            try await Self.enable(h)
+            let auth = ["Authorization": Self.basic]
+            let upload = try await h.http("/api/2/subscriptions/ann/pixel.json", method: "POST",
+                                          headers: auth.merging(["Content-Type": Self.antennaPodJSON]) { $1 },
+                                          body: try Self.json(["add": [slow, later, never], "remove": []]))
+            #expect(upload.status == 200)
+            // gPodder's simple sync reads the list and puts it back at once: what was just added is in it.
+            let listed = try await h.http("/subscriptions/ann/pixel.json", headers: auth)
+            #expect(Set(try JSONSerialization.jsonObject(with: listed.body) as? [String] ?? []) == [h.podcast.feedURL, slow, later, never], "\(listed.text)")
+            let text = try await h.http("/subscriptions/ann.txt", headers: auth)
+            #expect(Set(text.text.split(separator: "\n").map(String.init)) == [h.podcast.feedURL, slow, later, never], "\(text.text)")
+            // The phone drops two of them: the one being fetched and one still waiting.
+            let put = try await h.http("/subscriptions/ann/pixel.json", method: "PUT", headers: auth, body: try Self.json([h.podcast.feedURL, later]))
+            #expect(put.status == 200, "\(put.text)")
+            var subscribed: Int64?
+            for _ in 0..<150 where subscribed == nil {
+                subscribed = try await h.store.podcastID(feedURL: later)
+                if subscribed == nil { try await Task.sleep(for: .milliseconds(100)) }
+            }
+            #expect(subscribed != nil, "the one kept in the list is fetched and subscribed")
+            // `later` was fetched after `slow`'s fetch ended: `slow` came and was taken back.
+            #expect(try await h.store.podcastID(feedURL: slow) == nil, "withdrawn while fetched: unsubscribed once it was in")
+            #expect(!feeds.requests.contains { $0.target == "/never.xml" }, "withdrawn while waiting: never fetched")
+            let after = try await h.http("/subscriptions/ann/pixel.json", headers: auth)
+            #expect(Set(try JSONSerialization.jsonObject(with: after.body) as? [String] ?? []) == [h.podcast.feedURL, later], "got \(after.text)")
+        }
+    }
+
     @Test("AntennaPod's Nextcloud sync: Login Flow v2 in the phone's browser, then Basic on every request")
     func antennaPodNextcloud() async throws {
         try await ServerHarness.with { h in

@@ -87,13 +87,22 @@ def host_code(driver, server, net):
     except TimeoutException:
         open_page(driver, server, "/devices")
     assert driver.execute_script(styled), "the Devices view came without its style sheets"
-    button = WebDriverWait(driver, 10).until(lambda d: d.find_element(By.CSS_SELECTOR, ".devices-open"))
-    button.click()
-    code = WebDriverWait(driver, 10).until(lambda d: d.find_element(By.CSS_SELECTOR, ".devices-code").text.replace(" ", ""))
+    # The view draws itself again when the host's addresses change (the veth again): each step
+    # finds its element afresh and is tried again if the node it held was replaced.
+    def click_open():
+        driver.find_element(By.CSS_SELECTOR, ".devices-open").click()
+        return True
+    wait_until(click_open, message="the pairing button")
+    code = wait_until(lambda: driver.find_element(By.CSS_SELECTOR, ".devices-code").text.replace(" ", ""),
+                      message="the pairing code")
     assert len(code) == 6 and code.isdigit(), code
-    choices = driver.find_elements(By.CSS_SELECTOR, "select.devices-host")
-    if choices:
-        Select(choices[0]).select_by_value(net.host_ip)
+
+    def choose_host():
+        choices = driver.find_elements(By.CSS_SELECTOR, "select.devices-host")
+        if choices:
+            Select(choices[0]).select_by_value(net.host_ip)
+        return True
+    wait_until(choose_host, message="the address for the QR code")
     # The image's text alternative names the URL it encodes.
     wait_until(lambda: driver.execute_script(
         "const img = document.querySelector('.devices-qr');"

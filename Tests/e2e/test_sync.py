@@ -59,7 +59,8 @@ def test_mygpoclient_from_the_lan_carries_subscriptions_and_positions_both_ways(
     assert all("error" not in result for result in first.values()), first
 
     # The phone's podcast is fetched in the background, and the position sent before it was here lands.
-    podcast = wait_until(lambda: lan_server.podcast_by_feed(phone_feed), timeout=20, message="the phone's podcast")
+    podcast = wait_until(lambda: lan_server.podcast_by_feed(phone_feed), timeout=20,
+                         message=f"the phone's podcast (the server said: {lan_server.output[-15:]})")
     episodes = lan_server.get_json(f"/api/episodes?podcast={podcast['id']}")["episodes"]
     wait_until(lambda: any(e["position"] == 41 for e in lan_server.get_json(f"/api/episodes?podcast={podcast['id']}")["episodes"]),
                timeout=10, message="the phone's position on the episode")

@@ -6,8 +6,8 @@ public enum LoadPhase: Sendable, Equatable {
     /// `loadfile` was sent and the file is not open yet; a seek asked for meanwhile waits here
     /// (mpv would refuse it now) and is sent when it opens.
     case opening(pendingSeek: Double?)
-    /// The file is open. `awaitingRestart`: a seek that had waited was sent and mpv has not
-    /// restarted playback yet, so the positions it reports are from before the seek.
+    /// The file is open. `awaitingRestart`: a seek was sent and mpv has not restarted playback
+    /// yet, so the positions it reports are from before the seek.
     case open(awaitingRestart: Bool)
 
     /// Whether mpv holds the episode's file (opening or open).
@@ -42,11 +42,19 @@ public enum LoadPhase: Sendable, Equatable {
     }
 
     /// The listener seeks to `target`: the phase after, and whether to send the seek to mpv now.
+    /// A seek sent to an open file makes positions stale until playback restarts: mpv's reports
+    /// already on their way are from before it (a "previous" at 0 s read back as 25 s once).
     public func seekRequested(_ target: Double) -> (phase: LoadPhase, sendNow: Bool) {
         switch self {
         case .idle: return (self, false)
         case .opening: return (.opening(pendingSeek: target), false)
-        case .open: return (self, true)
+        case .open: return (.open(awaitingRestart: true), true)
         }
+    }
+
+    /// mpv refused a command (a seek it could not make, say): no restart will follow, so its
+    /// positions count again.
+    public func commandRefused() -> LoadPhase {
+        self == .open(awaitingRestart: true) ? .open(awaitingRestart: false) : self
     }
 }

@@ -222,7 +222,10 @@ extension EarshotServer {
         try await syncAnswer(request) { _ in
             if perDevice { try await store.touchSyncDevice(id: try Self.syncDevice(request), at: Date().timeIntervalSince1970) }
             // Web feeds only: the bundled demo is a path of this server, no use to a phone.
-            let podcasts = try await store.podcasts().filter { SubscriptionUpload.cleanURL($0.feedURL) == $0.feedURL }
+            var podcasts = try await store.podcasts().filter { SubscriptionUpload.cleanURL($0.feedURL) == $0.feedURL }
+            // Added by a phone and still being fetched: the account's already (by its address alone).
+            let known = Set(podcasts.map(\.feedURL))
+            podcasts += await syncSubscriber.queued.filter { !known.contains($0) }.map { Podcast(id: 0, feedURL: $0, title: "") }
             switch format {
             case .txt:
                 return HTTPResponse(status: 200, body: Data(podcasts.map { $0.feedURL + "\n" }.joined().utf8))
@@ -269,6 +272,8 @@ extension EarshotServer {
             for url in try await store.subscribedFeedURLs() {
                 if let id = try await store.podcastID(feedURL: url), !kept.contains(id) { remove.append(url) }
             }
+            // Added by a phone, not fetched yet, and not in the list now: withdrawn.
+            remove += await syncSubscriber.queued.filter { !wanted.contains($0) }
             try await store.touchSyncDevice(id: device, at: Date().timeIntervalSince1970)
             try await receiveSubscriptionChanges(add: add, remove: remove, from: device)
             return Self.syncEmpty

@@ -68,8 +68,10 @@ extension EarshotServer {
             }
         }
         if removed { libraryChanged() }
+        for url in await syncSubscriber.withdraw(remove) { Log.info("sync", "\(device) withdrew \(url), not subscribed yet") }
+        let queued = Set(await syncSubscriber.queued)
         var wanted: [String] = []
-        for url in add where try await store.podcastID(feedURL: url) == nil { wanted.append(url) }
+        for url in add where try await store.podcastID(feedURL: url) == nil && !queued.contains(url) { wanted.append(url) }
         if !wanted.isEmpty {
             Log.info("sync", "\(device) subscribed \(wanted.count) podcast(s); fetching them")
             await syncSubscriber.enqueue(wanted)
@@ -81,6 +83,12 @@ extension EarshotServer {
     func subscribeFromPhone(_ url: String) async {
         do {
             let (podcast, _) = try await subscriptions.add(url)
+            if await syncSubscriber.takeWithdrawn(url) {
+                // A phone took it back while it was fetched: as if the removal had come after.
+                if try await store.unsubscribe(podcastID: podcast.id) { Log.info("sync", "a phone withdrew \(url) while it was fetched") }
+                libraryChanged()
+                return
+            }
             if podcast.feedURL != url { try await store.addPodcastAlias(url, podcastID: podcast.id) }
             for (id, action) in try await store.unmatchedEpisodeActions(podcast: url) {
                 guard let episode = try await store.matchEpisode(podcast: action.podcast, episode: action.episode, guid: action.guid)

@@ -16,7 +16,9 @@ struct LoadPhaseTests {
         #expect(seek == 42 && opened == .open(awaitingRestart: true) && !opened.positionsAreCurrent && opened.isOpen)
         phase = opened.playbackRestarted()
         #expect(phase == .open(awaitingRestart: false) && phase.positionsAreCurrent)
-        #expect(phase.seekRequested(10) == (.open(awaitingRestart: false), true), "an open file seeks at once")
+        #expect(phase.seekRequested(10) == (.open(awaitingRestart: true), true), "an open file seeks at once; positions wait for the restart")
+        #expect(phase.seekRequested(10).phase.playbackRestarted().positionsAreCurrent)
+        #expect(phase.seekRequested(10).phase.commandRefused().positionsAreCurrent, "a refused seek brings no restart")
         #expect(LoadPhase.idle.seekRequested(10) == (.idle, false) && !LoadPhase.idle.isLoaded)
         #expect(LoadPhase.idle.fileOpened() == (.idle, nil), "a file opening after a stop does not load anything")
     }
@@ -24,8 +26,8 @@ struct LoadPhaseTests {
     /// The flags as the engine kept them before (loaded, fileReady, pendingSeek, awaitingRestart).
     struct Flags: Equatable {
         var loaded = false, fileReady = false, pendingSeek: Double? = nil, awaitingRestart = false
-        // One change from the old flags: positions are trusted only once the file is open (while it
-        // opens, a reported position is the previous file's).
+        // Two changes from the old flags: positions are trusted only once the file is open (while it
+        // opens, a reported position is the previous file's), and not between a seek and its restart.
         var positionsAreCurrent: Bool { loaded && fileReady && pendingSeek == nil && !awaitingRestart }
     }
 
@@ -55,7 +57,7 @@ struct LoadPhaseTests {
                     let target = Double(random.next() % 100)
                     let (next, now) = phase.seekRequested(target)
                     phase = next; if now { sentByPhase = target }
-                    if flags.loaded && flags.fileReady { sentByFlags = target } else if flags.loaded { flags.pendingSeek = target }
+                    if flags.loaded && flags.fileReady { sentByFlags = target; flags.awaitingRestart = true } else if flags.loaded { flags.pendingSeek = target }
                 default: // end, failure or stop
                     phase = .idle
                     flags = Flags()
