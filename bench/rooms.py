@@ -14,9 +14,13 @@ Both measured the way Tests/host does, with real sound:
   loud sample after the command, `resume` at the first one after.
 - `seek`: the episode is 440 Hz for a minute, then 880 Hz; a seek across is heard when 880 Hz
   first outweighs 440 Hz.
-- Resume in the rooms: an episode whose frequency rises 10 Hz a second says where a listener is;
+- Resume in the rooms: an episode whose frequency rises 40 Hz a second says where a listener is;
   the frequency last heard before a pause and first heard after the resume tell how much of the
   episode was repeated or skipped.
+- `speed` 1× → 2×, on the same sweep: the speed keeps the pitch, so the frequency heard is where
+  in the episode the listener is, and the moment it starts rising twice as fast is when the change
+  was heard (a two-slope line fitted to the frequencies of 100 ms windows, least absolute error:
+  scaletempo's splices make a window now and then read wrong, and must not move the bend).
 
 Budgets: this computer's 200 ms (Tests/host/test_sound.py's for pause); the rooms' Snapcast buffer
 (1000 ms) plus 200 ms for pause, resume and seek alike (issue 17). Medians and worst of N trials.
@@ -63,13 +67,13 @@ def tone_feed(tmp):
     return files, hostserver.tone_feed(files, "Bench tones", [("Tone", url, 120)])
 
 
-SWEEP_START, SWEEP_RATE = 300.0, 10.0  # Hz, Hz per second: the sweep's frequency tells its position
+SWEEP_START, SWEEP_RATE = 300.0, 40.0  # Hz, Hz per second: the sweep's frequency tells its position
 
 
 def sweep_feed(files, tmp):
-    """An episode whose frequency rises 10 Hz a second from 300 Hz: where a listener is in it can be
-    read off what they hear (the resume check)."""
-    rate, seconds = 44100, 90
+    """An episode whose frequency rises 40 Hz a second from 300 Hz: where a listener is in it can be
+    read off what they hear (the resume and speed checks)."""
+    rate, seconds = 44100, 60
     amplitude = 32768 * 10 ** (-12 / 20)
     body = array("h")
     phase = 0.0
@@ -82,13 +86,55 @@ def sweep_feed(files, tmp):
         out.setframerate(rate)
         out.writeframes(body.tobytes())
     url = files.put("/sweep.wav", (tmp / "sweep.wav").read_bytes(), "audio/wav")
-    return hostserver.tone_feed(files, "Bench sweep", [("Sweep", url, seconds)])
+    # A feed of its own: at the tone feed's URL it would be that podcast, refreshed.
+    return hostserver.tone_feed(files, "Bench sweep", [("Sweep", url, seconds)], path="/sweep.xml")
 
 
 def sweep_position(samples, start, end):
     """Where in the sweep `samples[start:end]` is (seconds), from its frequency."""
     frequency = audio.zero_crossing_frequency(samples, RATE, start, end)
     return None if frequency is None else (frequency - SWEEP_START) / SWEEP_RATE
+
+
+def sweep_frequency(samples, rate, start, end):
+    """The sweep's frequency in `samples[start:end]`: counted from zero crossings, then the peak of
+    Goertzel powers 3 Hz apart around it, placed between them by a parabola (a crossing added or
+    lost at a splice moves a count by 10 Hz in 100 ms, the peak by little)."""
+    rough = audio.zero_crossing_frequency(samples, rate, start, end)
+    if rough is None:
+        return None
+    step = 3.0
+    candidates = [rough + step * k for k in range(-6, 7)]
+    powers = [audio.goertzel_power(samples, rate, f, start, end) for f in candidates]
+    best = max(range(len(powers)), key=powers.__getitem__)
+    if 0 < best < len(powers) - 1:
+        left, mid, right = powers[best - 1], powers[best], powers[best + 1]
+        bend = left - 2 * mid + right
+        offset = 0.5 * (left - right) / bend if bend else 0.0
+        return candidates[best] + step * max(-0.5, min(0.5, offset))
+    return candidates[best]
+
+
+def speed_heard(samples, rate, start, seconds=4.0, before=1.0, after=2.0, window=0.1):
+    """When (seconds after `start`, the command's sample) the sweep in `samples` went from `before`×
+    to `after`×: the bend of the two-slope line that best fits where the listener was in it."""
+    size = int(rate * window)
+    points = []
+    for i in range(start, min(len(samples), start + int(rate * seconds)) - size, size // 2):
+        frequency = sweep_frequency(samples, rate, i, i + size)
+        if frequency is not None and audio.rms_db(samples, i, i + size) > -40:
+            points.append(((i + size / 2 - start) / rate, (frequency - SWEEP_START) / SWEEP_RATE))
+    if len(points) < 10:
+        return float("inf")
+    best = None
+    for k in range(0, int(seconds * 100)):
+        bend = k / 100
+        shape = [before * min(w, bend) + after * max(0.0, w - bend) for w, _ in points]
+        offset = statistics.median(p - g for (_, p), g in zip(points, shape))
+        error = sum(abs(p - g - offset) for (_, p), g in zip(points, shape))
+        if best is None or error < best[0]:
+            best = (error, bend)
+    return best[1]
 
 
 def high_from(samples, rate, start, end, window=0.01):
@@ -111,7 +157,7 @@ def local(trials, tmp):
     sound.start()
     files, feed = tone_feed(tmp)
     server = hostserver.launch(env=sound.env)
-    pauses, resumes, seeks = [], [], []
+    pauses, resumes, seeks, speeds = [], [], [], []
     try:
         client, episode = play(server, feed)
         recording = sound.record("speakers")
@@ -139,11 +185,22 @@ def local(trials, tmp):
             seeks.append(recording.time_of(changed) - sent + latency if changed is not None else float("inf"))
             client.command("seek", to=5)
             time.sleep(1.0)
+        sweep = server.episodes(server.subscribe(sweep_feed(files, tmp))["id"])[0]
+        client.command("play", episode=sweep["id"])
+        for _ in range(trials):
+            client.command("seek", to=5)
+            time.sleep(2.0)
+            latency = sound.sink_latency("speakers")[1]
+            _, sent = client.send("rate", value=2)
+            recording.wait_until(sent + 4.5)
+            samples = recording.samples()
+            speeds.append(speed_heard(samples, recording.rate, recording.index_at(sent)) + latency)
+            client.command("rate", value=1)
     finally:
         server.stop()
         files.close()
         sound.stop()
-    return pauses, resumes, seeks
+    return pauses, resumes, seeks, speeds
 
 
 def rooms(trials, tmp):
@@ -154,7 +211,7 @@ def rooms(trials, tmp):
     snapclient = subprocess.Popen(["snapclient", "-h", "127.0.0.1", "-p", str(port), "--hostID", "bench",
                                    "--player", f"file:filename={raw},mode=a", "--logsink", "null"],
                                   stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    pauses, resumes, seeks, jumps = [], [], [], []
+    pauses, resumes, seeks, jumps, speeds = [], [], [], [], []
 
     def samples_from(offset):
         data = raw.read_bytes()[offset:]
@@ -207,12 +264,20 @@ def rooms(trials, tmp):
             after = sweep_position(values, loud[gap], loud[gap] + 5280)
             jumps.append(after - before - 0.1 if before is not None and after is not None else float("inf"))
             time.sleep(1.0)
+        for _ in range(trials):
+            client.command("seek", to=5)
+            time.sleep(2.5)
+            at = raw.stat().st_size
+            client.command("rate", value=2)
+            time.sleep(4.5)
+            speeds.append(speed_heard(samples_from(at), RATE, 0))
+            client.command("rate", value=1)
     finally:
         snapclient.terminate()
         snapclient.wait(timeout=10)
         server.stop()
         files.close()
-    return pauses, resumes, seeks, jumps
+    return pauses, resumes, seeks, jumps, speeds
 
 
 def row(output, command, values, budget):
@@ -237,11 +302,13 @@ def main():
         lines = ["## Command → heard latency (ms), this computer and Snapcast's rooms", "",
                  "| output | command | median | worst | budget | |", "| --- | --- | ---: | ---: | ---: | --- |"]
         here = "this computer (PulseAudio)"
-        pauses, resumes, seeks = local(options.trials, tmp)
-        lines += [row(here, "pause", pauses, 200), row(here, "resume", resumes, 200), row(here, "seek", seeks, 200)]
+        pauses, resumes, seeks, speeds = local(options.trials, tmp)
+        lines += [row(here, "pause", pauses, 200), row(here, "resume", resumes, 200), row(here, "seek", seeks, 200),
+                  row(here, "speed 1× → 2×", speeds, 200)]
         there = "rooms (Snapcast, 1 s buffer)"
-        pauses, resumes, seeks, jumps = rooms(options.trials, tmp)
-        lines += [row(there, "pause", pauses, 1200), row(there, "resume", resumes, 1200), row(there, "seek", seeks, 1200)]
+        pauses, resumes, seeks, jumps, speeds = rooms(options.trials, tmp)
+        lines += [row(there, "pause", pauses, 1200), row(there, "resume", resumes, 1200), row(there, "seek", seeks, 1200),
+                  row(there, "speed 1× → 2×", speeds, 1200)]
         repeated = [f"{j * 1000:+.0f}" for j in jumps]
         worst = max(abs(j) for j in jumps) * 1000
         lines += ["", f"Resume in the rooms goes on from what they heard: skipped (+) or repeated (−) ms per trial "

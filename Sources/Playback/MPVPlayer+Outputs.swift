@@ -10,33 +10,34 @@ extension MPVPlayer {
     /// before anything starts when Snapcast is on). Measured against mpv's `ao=pcm` into the same
     /// pipe: pcm writes 1.4 s blocks holding mpv's audio lock, so a pause was heard 2.7 s later and
     /// mpv's answers stalled; SDL writes a period at a time at the pipe's pace, and a pause, a
-    /// resume or a seek is heard after Snapcast's 1 s buffer alone. The snapserver takes
-    /// 48000:16:2, which the `@snap` filter makes of anything. With mpv's default 0.2 s of decoded
-    /// audio in hand, the filter's output ran short of SDL's pulls: 64 frames of silence about
-    /// every second (measured in snapclient's output); with 1 s in hand, none — and a pause is still
-    /// heard as soon (a pulled output gets only what it asks for).
+    /// resume or a seek is heard after Snapcast's 1 s buffer alone.
+    ///
+    /// The snapserver takes 48000:16:2: mpv's own output format options make it (`roomsFormat`).
+    /// A lavfi filter doing the same ran short of SDL's pulls with mpv's 0.2 s of decoded audio in
+    /// hand (64 frames of silence about every second in snapclient's output) and needed 1 s of it,
+    /// which held a speed change back by that second; the output's own conversion needs neither.
     public func setAudioDevice(_ name: String) {
         if name == SnapcastOutput.name {
             guard !lock.withLock({ intoRooms }) else { return }
             lock.withLock { intoRooms = true }
-            command(["af", "add", Self.roomsFilter])
-            setProperty("audio-buffer", "1")
+            for (option, value) in Self.roomsFormat { setProperty(option, value) }
             setProperty("ao", "sdl")
             return
         }
         if lock.withLock({ intoRooms }) {
             lock.withLock { intoRooms = false }
-            // Back to the host's own output: the one chosen at start, or mpv's own pick ("").
+            // Back to the host's own output: the one chosen at start, or mpv's own pick (""). The
+            // rate and channels go back to the file's own; `audio-format` has no "automatic" to go
+            // back to while mpv runs, so 16-bit stays (a podcast's MP3 or AAC loses nothing to it).
             setProperty("ao", audioOutput ?? "")
-            command(["af", "remove", "@snap"])
-            setProperty("audio-buffer", "0.2") // mpv's own
+            setProperty("audio-samplerate", "0")
+            setProperty("audio-channels", "auto-safe")
         }
         setProperty("audio-device", name)
     }
 
-    /// What the snapserver's pipe takes: 48 kHz, 16-bit, stereo (mpv's `audio-format` cannot be
-    /// set back to automatic while running, a labelled filter can be removed).
-    static let roomsFilter = "@snap:lavfi=[aresample=48000,aformat=sample_fmts=s16:channel_layouts=stereo]"
+    /// What the snapserver's pipe takes: 48 kHz, 16-bit, stereo.
+    static let roomsFormat = [("audio-format", "s16"), ("audio-samplerate", "48000"), ("audio-channels", "stereo")]
 
     /// Puts `url` after the playing file in mpv's playlist: with `prefetch-playlist` mpv opens it
     /// while the current one ends and moves on to it by itself, without the engine's round trip.

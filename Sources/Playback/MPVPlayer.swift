@@ -120,7 +120,7 @@ public final class MPVPlayer: @unchecked Sendable {
     /// its first reports already agree with what the engine shows.
     public func restart(settings: [(String, String)] = []) throws {
         // Into the rooms before: the new mpv starts there too.
-        let rooms = lock.withLock { intoRooms } ? [("ao", "sdl"), ("audio-buffer", "1"), ("af", "@tempo:scaletempo2,\(Self.roomsFilter)")] : []
+        let rooms = lock.withLock { intoRooms } ? Self.roomsFormat + [("ao", "sdl")] : []
         let fresh = try Self.makeHandle(audioOutput: audioOutput, caFile: caFile, extra: settings + rooms)
         lock.lock()
         guard !isShutDown else { lock.unlock(); earshot_mpv_terminate_destroy(fresh); return }

@@ -57,8 +57,13 @@ extension PlaybackEngine {
                 publishState()
             }
         case .paused(let paused):
-            // Normally an echo of our own command; a change from elsewhere is reported.
-            if loaded, paused != state.paused { state.paused = paused; publishState() }
+            // Normally an echo of our own command; a change from elsewhere is reported. Reports
+            // queue up behind commands: a resume's echo can arrive after a pause sent right behind
+            // it, so mpv's value now (set synchronously by our commands) decides, not the report.
+            if loaded, paused != state.paused {
+                let now = player.property("pause").map { $0 == "yes" } ?? paused
+                if now != state.paused { state.paused = now; publishState() }
+            }
         case .speed(let rate):
             if abs(rate - state.rate) > 0.0001 { state.rate = rate; publishState() }
         case .volume:

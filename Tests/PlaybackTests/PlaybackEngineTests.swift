@@ -65,6 +65,24 @@ struct PlaybackEngineTests {
         await h.close()
     }
 
+    @Test("a pause sent right behind a resume holds: mpv's echo of the resume does not undo it")
+    func pauseRightBehindResume() async throws {
+        let h = try await PlaybackHarness.make()
+        defer { h.directory.remove() }
+        try await h.playAndWaitForAudio()
+        for round in 0..<5 {
+            try await h.engine.handle(.pause)
+            try await Task.sleep(for: .milliseconds(300))
+            try await h.engine.handle(.resume)
+            try await h.engine.handle(.pause)
+            try await Task.sleep(for: .milliseconds(300))
+            let paused = await h.engine.state.paused
+            #expect(paused, "round \(round): the state says playing")
+            #expect(h.engine.player.property("pause") == "yes", "round \(round): mpv plays")
+        }
+        await h.close()
+    }
+
     @Test("a seek sent before mpv has opened the file is applied once it has, with no error")
     func seekWhileLoading() async throws {
         let h = try await PlaybackHarness.make()

@@ -521,8 +521,8 @@ class FileServer:
         self.close()
 
 
-def tone_feed(files, title, episodes):
-    """Puts an RSS feed at /feed.xml of `files` (a FileServer) and returns its URL. `episodes`:
+def tone_feed(files, title, episodes, path="/feed.xml"):
+    """Puts an RSS feed at `path` of `files` (a FileServer) and returns its URL. `episodes`:
     [(episode title, audio URL, seconds)], the first the oldest."""
     items = []
     for number, (name, url, seconds) in enumerate(episodes, start=1):
@@ -542,7 +542,7 @@ def tone_feed(files, title, episodes):
 {"".join(items)}
 </channel>
 </rss>"""
-    return files.put("/feed.xml", feed, "application/rss+xml; charset=utf-8")
+    return files.put(path, feed, "application/rss+xml; charset=utf-8")
 
 
 @contextlib.contextmanager
