@@ -23,7 +23,9 @@ Both measured the way Tests/host does, with real sound:
   scaletempo's splices make a window now and then read wrong, and must not move the bend).
 
 Budgets: this computer's 200 ms (Tests/host/test_sound.py's for pause); the rooms' Snapcast buffer
-(1000 ms) plus 200 ms for pause, resume and seek alike (issue 17). Medians and worst of N trials.
+(1000 ms) plus 200 ms for pause, resume, seek and speed alike (issue 17). A speed change cannot cut
+into audio already made, so on this computer its budget is mpv's 200 ms audio buffer plus 200 ms.
+Resume in the rooms: at most 200 ms repeated or skipped. Medians and worst of N trials.
 """
 
 import argparse
@@ -304,7 +306,7 @@ def main():
         here = "this computer (PulseAudio)"
         pauses, resumes, seeks, speeds = local(options.trials, tmp)
         lines += [row(here, "pause", pauses, 200), row(here, "resume", resumes, 200), row(here, "seek", seeks, 200),
-                  row(here, "speed 1× → 2×", speeds, 200)]
+                  row(here, "speed 1× → 2×", speeds, 400)]
         there = "rooms (Snapcast, 1 s buffer)"
         pauses, resumes, seeks, jumps, speeds = rooms(options.trials, tmp)
         lines += [row(there, "pause", pauses, 1200), row(there, "resume", resumes, 1200), row(there, "seek", seeks, 1200),
@@ -312,7 +314,7 @@ def main():
         repeated = [f"{j * 1000:+.0f}" for j in jumps]
         worst = max(abs(j) for j in jumps) * 1000
         lines += ["", f"Resume in the rooms goes on from what they heard: skipped (+) or repeated (−) ms per trial "
-                      f"{', '.join(repeated)}; worst {worst:.0f} ms (budget 1200) {'✓' if worst <= 1200 else '✗ over budget'}"]
+                      f"{', '.join(repeated)}; worst {worst:.0f} ms (budget 200) {'✓' if worst <= 200 else '✗ over budget'}"]
         text = "\n".join(lines)
         print(text)
         out = REPO / ".build" / "bench"

@@ -36,7 +36,10 @@ extension MPVPlayer {
         setProperty("audio-device", name)
     }
 
-    /// What the snapserver's pipe takes: 48 kHz, 16-bit, stereo.
+    /// What the snapserver's pipe takes: 48 kHz, 16-bit, stereo. mpv's buffers stay its own: a
+    /// speed change is heard once the audio already made at the old speed has played out, 1.3 s
+    /// after the command in the rooms (bench/rooms.py). Shorter ones (50 ms, SDL periods of 20 ms)
+    /// made that 1.1 s but put a click into the rooms' sound every third of a second (test_rooms).
     static let roomsFormat = [("audio-format", "s16"), ("audio-samplerate", "48000"), ("audio-channels", "stereo")]
 
     /// Puts `url` after the playing file in mpv's playlist: with `prefetch-playlist` mpv opens it

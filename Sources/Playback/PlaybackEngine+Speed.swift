@@ -39,10 +39,14 @@ extension PlaybackEngine {
         publishState()
     }
 
-    /// Sets mpv's speed (the state follows at once; mpv's echo agrees).
+    /// Sets mpv's speed (the state follows at once; mpv's echo agrees). The rooms' clock learns
+    /// where the new speed begins: what they hear for the next second is still the old one.
     func setRate(_ rate: Double) {
+        guard rate != state.rate else { player.setSpeed(rate); return }
         state.rate = rate
         player.setSpeed(rate)
+        let now = playingToRooms && loaded && loading.positionsAreCurrent ? player.timePosition() : nil
+        roomsLink.clock.speedChanged(at: now ?? state.position, to: rate)
     }
 
     /// mpv's volume: the listener's, times the sleep timer's fade.

@@ -89,6 +89,26 @@ struct SnapcastStatusTests {
         }
     }
 
+    @Test("what the rooms hear across speed changes: the buffer of the old speed plays out, then the new one", arguments: [
+        (1.0, 2.0), (2.0, 1.0), (1.5, 0.75), (1.0, 3.0), (0.5, 2.5),
+    ])
+    func heardAcrossSpeeds(first: Double, second: Double) {
+        // The rooms are a delay line: at wall time t they hear what mpv wrote at t − lead. mpv
+        // plays at `first` from 30 s, and at `second` from the change on (what it had not written
+        // yet dropped, so it goes on from its own position).
+        let lead = 1.0, change = 3.0
+        func mpv(_ t: Double) -> Double { t < change ? 30 + t * first : 30 + change * first + (t - change) * second }
+        var clock = HeardClock(lead: lead)
+        clock.speedChanged(at: 30, to: first)
+        clock.wentOn(from: 30)
+        for step in 0...800 {
+            let t = Double(step) * 0.01
+            if step == 300 { clock.speedChanged(at: mpv(change), to: second) }
+            let truth = t < lead ? 30 : mpv(t - lead)
+            #expect(abs(clock.heard(mpvPosition: mpv(t), playing: true) - truth) < 1e-9, "at \(t) s")
+        }
+    }
+
     @Test("the snapserver Earshot starts: a pipe for Earshot and a silent one, control on loopback, audio on the LAN only with --lan")
     func config() {
         let local = SnapcastServerConfig(folder: "/data/snapcast", streamPort: 1704, controlPort: 1705, lan: false)
