@@ -102,7 +102,11 @@ def test_drag_to_reorder_by_mouse_and_touch(own_server, driver):
         rewind(driver, server)  # the screenshot below shows the same chapter every run
         open_page(driver, server, "/")
         go_to_queue(driver)
-        wait_until(lambda: queue_ids(driver) == [b, a, c], message="the queue view again")
+        try:
+            wait_until(lambda: queue_ids(driver) == [b, a, c], message="the queue view again")
+        except AssertionError as error:  # say what was there instead (one clean run timed out here)
+            raise AssertionError(f"{error}: the view shows {queue_ids(driver)}, the server's queue is "
+                                 f"{server.state()['queue']}, expected {[b, a, c]}") from error
         ActionChains(driver).click_and_hold(grip(driver, b)).move_by_offset(0, sum(offsets(driver, 2))).perform()
         assert all_css(driver, ".queue-item.is-dragging"), "the row follows the pointer"
         match_baseline(driver, "queue-dragging")
