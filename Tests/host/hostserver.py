@@ -325,6 +325,8 @@ class Client:
         last = self.state
         summary = {k: last.get(k) for k in ("paused", "position", "rate", "volume", "muted", "notice",
                                             "resumeOffer", "output", "error")} if last else None
+        if last:
+            summary["outputs"] = [o.get("name") for o in last.get("outputs", [])]
         raise AssertionError(f"timed out after {timeout} s waiting for {what or 'a matching message'}"
                              f"{' (socket closed)' if self._closed else ''}; last state: {summary}")
 
