@@ -26,12 +26,9 @@ extension MPVPlayer {
         }
         if lock.withLock({ intoRooms }) {
             lock.withLock { intoRooms = false }
-            // Back to the host's own output: the one chosen at start, or mpv's own pick (""). The
-            // rate and channels go back to the file's own; `audio-format` has no "automatic" to go
-            // back to while mpv runs, so 16-bit stays (a podcast's MP3 or AAC loses nothing to it).
+            // Back to the host's own output: the one chosen at start, or mpv's own pick ("").
             setProperty("ao", audioOutput ?? "")
-            setProperty("audio-samplerate", "0")
-            setProperty("audio-channels", "auto-safe")
+            for (option, value) in Self.hostFormat { setProperty(option, value) }
         }
         setProperty("audio-device", name)
     }
@@ -41,6 +38,11 @@ extension MPVPlayer {
     /// after the command in the rooms (bench/rooms.py). Shorter ones (50 ms, SDL periods of 20 ms)
     /// made that 1.1 s but put a click into the rooms' sound every third of a second (test_rooms).
     static let roomsFormat = [("audio-format", "s16"), ("audio-samplerate", "48000"), ("audio-channels", "stereo")]
+
+    /// `roomsFormat` undone, leaving the rooms: the file's own rate and channels. `audio-format`
+    /// has no "automatic" to go back to while mpv runs, so 16-bit stays (a podcast's MP3 or AAC
+    /// loses nothing to it).
+    static let hostFormat = [("audio-samplerate", "0"), ("audio-channels", "auto-safe")]
 
     /// Puts `url` after the playing file in mpv's playlist: with `prefetch-playlist` mpv opens it
     /// while the current one ends and moves on to it by itself, without the engine's round trip.

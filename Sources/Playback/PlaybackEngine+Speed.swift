@@ -42,9 +42,10 @@ extension PlaybackEngine {
     /// Sets mpv's speed (the state follows at once; mpv's echo agrees). The rooms' clock learns
     /// where the new speed begins: what they hear for the next second is still the old one.
     func setRate(_ rate: Double) {
-        guard rate != state.rate else { player.setSpeed(rate); return }
+        let changed = rate != state.rate
         state.rate = rate
         player.setSpeed(rate)
+        guard changed else { return }
         let now = playingToRooms && loaded && loading.positionsAreCurrent ? player.timePosition() : nil
         roomsLink.clock.speedChanged(at: now ?? state.position, to: rate)
     }

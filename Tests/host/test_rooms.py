@@ -21,7 +21,7 @@ from pathlib import Path
 
 import pytest
 
-from audio import dominant_frequency, rms_db, write_tone
+from audio import dominant_frequency, sound_span, window_levels, write_tone
 from hostserver import FileServer, launch, tone_feed
 from hostserver import wait as wait_for
 
@@ -71,8 +71,8 @@ def pcm(path, start=0):
 def tone_span(samples, threshold_db=-40.0, window=0.01):
     """(first, last) sample index of the windows louder than `threshold_db`, or None."""
     size = int(RATE * window)
-    loud = [i for i in range(0, len(samples) - size, size) if rms_db(samples, i, i + size) > threshold_db]
-    return (loud[0], loud[-1] + size) if loud else None
+    span = sound_span(window_levels(samples, RATE, window), threshold_db)
+    return (span[0] * size, (span[1] + 1) * size) if span else None
 
 
 @pytest.fixture
@@ -143,9 +143,8 @@ def test_two_rooms_play_in_step_with_earshot(rooms):
         assert span, f"{name} heard nothing"
         frequency, purity = dominant_frequency(samples, RATE, span[0] + RATE // 2, span[0] + RATE * 3 // 2)
         assert abs(frequency - 440) < 1 and purity > 0.9, f"{name}: {frequency} Hz, purity {purity}"
-        size = RATE // 100
-        gaps = [i / RATE for i in range(span[0], span[1] - size, size) if rms_db(samples, i, i + size) < -40]
-        assert not gaps, f"{name}: silent 10 ms windows {len(gaps)} times, first at {gaps[:5]} s"
+        gaps = [i / 100 for i, level in enumerate(window_levels(samples[span[0]:span[1]], RATE)) if level < -40]
+        assert not gaps, f"{name}: silent 10 ms windows {len(gaps)} times, first at {gaps[:5]} s into the tone"
 
     # Volume through Earshot shows in snapserver's own status; a change made straight to snapserver shows in Earshot.
     control = Control(rooms.port + 1)

@@ -94,8 +94,7 @@ struct SnapcastStatusTests {
     ])
     func heardAcrossSpeeds(first: Double, second: Double) {
         // The rooms are a delay line: at wall time t they hear what mpv wrote at t − lead. mpv
-        // plays at `first` from 30 s, and at `second` from the change on (what it had not written
-        // yet dropped, so it goes on from its own position).
+        // plays at `first` from 30 s, and writes at `second` from the change on.
         let lead = 1.0, change = 3.0
         func mpv(_ t: Double) -> Double { t < change ? 30 + t * first : 30 + change * first + (t - change) * second }
         var clock = HeardClock(lead: lead)
