@@ -142,7 +142,9 @@ def test_two_rooms_play_in_step_with_earshot(rooms):
         span = tone_span(samples)
         assert span, f"{name} heard nothing"
         frequency, purity = dominant_frequency(samples, RATE, span[0] + RATE // 2, span[0] + RATE * 3 // 2)
-        assert abs(frequency - 440) < 1 and purity > 0.9, f"{name}: {frequency} Hz, purity {purity}"
+        levels = [round(level) for level in window_levels(samples[span[0]:span[0] + 2 * RATE], RATE, 0.05)]
+        assert abs(frequency - 440) < 1 and purity > 0.9, (
+            f"{name}: {frequency} Hz, purity {purity}; dBFS of 50 ms windows from the first sound: {levels}")
         gaps = [i / 100 for i, level in enumerate(window_levels(samples[span[0]:span[1]], RATE)) if level < -40]
         assert not gaps, f"{name}: silent 10 ms windows {len(gaps)} times, first at {gaps[:5]} s into the tone"
 
