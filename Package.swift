@@ -70,7 +70,7 @@ let package = Package(
         .testTarget(name: "LibraryTests", dependencies: ["Library", "EarshotCore", "TestSupport"]),
         .testTarget(name: "PlaybackTests", dependencies: ["Playback", "Library", "EarshotCore", "TestSupport"]),
         .testTarget(name: "DownloadsTests", dependencies: ["Downloads", "Library", "EarshotCore", "TestSupport"]),
-        .testTarget(name: "WebTests", dependencies: ["Web", "Playback", "Downloads", "Library", "Feeds", "EarshotCore", "TestSupport"]),
+        .testTarget(name: "WebTests", dependencies: ["Web", "Playback", "Downloads", "Library", "Feeds", "EarshotCore", "Snapcast", "TestSupport"]),
         .testTarget(name: "ArtworkTests", dependencies: ["Artwork", "EarshotCore", "Library", "TestSupport"]),
     ],
     swiftLanguageModes: [.v6]

@@ -10,7 +10,7 @@ extension MPVPlayer {
     /// before anything starts when Snapcast is on). Measured against mpv's `ao=pcm` into the same
     /// pipe: pcm writes 1.4 s blocks holding mpv's audio lock, so a pause was heard 2.7 s later and
     /// mpv's answers stalled; SDL writes a period at a time at the pipe's pace, and a pause, a
-    /// resume or a seek is heard after Snapcast's 1 s buffer alone.
+    /// resume or a seek is heard after Snapcast's 1 s buffer and a few hundredths.
     ///
     /// The snapserver takes 48000:16:2: mpv's own output format options make it (`roomsFormat`).
     /// A lavfi filter doing the same ran short of SDL's pulls with mpv's 0.2 s of decoded audio in
@@ -33,16 +33,32 @@ extension MPVPlayer {
         setProperty("audio-device", name)
     }
 
-    /// What the snapserver's pipe takes: 48 kHz, 16-bit, stereo. mpv's buffers stay its own: a
-    /// speed change is heard once the audio already made at the old speed has played out, 1.3 s
-    /// after the command in the rooms (bench/rooms.py). Shorter ones (50 ms, SDL periods of 20 ms)
-    /// made that 1.1 s but put a click into the rooms' sound every third of a second (test_rooms).
-    static let roomsFormat = [("audio-format", "s16"), ("audio-samplerate", "48000"), ("audio-channels", "stereo")]
+    /// What the snapserver's pipe takes: 48 kHz, 16-bit, stereo; and short buffers, because a
+    /// speed change is heard only once the audio made at the old speed has played out: mpv's
+    /// buffer (0.1 s here, 0.2 s by default), SDL's period (1024 samples, 21 ms: `sdl-buflen` is
+    /// rounded up to a power of two) and the pipe (`RoomsPipeLink.pipeBytes`, 43 ms), before
+    /// Snapcast's second. Measured by bench/rooms.py, release build: speed 1× → 2× heard after
+    /// 1.14 s (1.36 s with mpv's own 0.26 s and SDL's 4096-sample periods). Shorter buffers made
+    /// mpv run dry under load; these did only with two busy loops on both cores, at the start.
+    static let roomsFormat = [("audio-format", "s16"), ("audio-samplerate", "48000"), ("audio-channels", "stereo"),
+                              ("sdl-buflen", "0.02"), ("audio-buffer", "0.1")]
 
-    /// `roomsFormat` undone, leaving the rooms: the file's own rate and channels. `audio-format`
+    /// How long (ms) SDL's disk driver sleeps after writing a period into the rooms' pipe
+    /// (`SDL_DISKAUDIODELAY`, set by earshot's main.swift). SDL's own choice is the period's length
+    /// rounded down (85 ms for 4096 samples of 85.3 ms), which barely keeps up with the
+    /// snapserver's reading: with a little load the writer fell behind, the snapserver found the
+    /// pipe empty and resynced its stream time, and both rooms heard a jump about every second
+    /// (test_rooms failed 1 run in 6 on it). 12 ms for a 21 ms period runs the writer well ahead,
+    /// and the pipe paces it: a full pipe blocks the write. Not much shorter: at the start, before
+    /// the pipe is full, the writer pulls at 1.8× and mpv must keep up; into /dev/null (no
+    /// snapserver) it plays at that speed, and 0 would spin.
+    public static let roomsWriterSleep = 12
+
+    /// `roomsFormat` undone, leaving the rooms: the file's own rate and channels, mpv's own
+    /// buffer (`sdl-buflen` only concerns SDL). `audio-format`
     /// has no "automatic" to go back to while mpv runs, so 16-bit stays (a podcast's MP3 or AAC
     /// loses nothing to it).
-    static let hostFormat = [("audio-samplerate", "0"), ("audio-channels", "auto-safe")]
+    static let hostFormat = [("audio-samplerate", "0"), ("audio-channels", "auto-safe"), ("audio-buffer", "0.2")]
 
     /// Puts `url` after the playing file in mpv's playlist: with `prefetch-playlist` mpv opens it
     /// while the current one ends and moves on to it by itself, without the engine's round trip.

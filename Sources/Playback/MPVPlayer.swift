@@ -234,22 +234,38 @@ public final class MPVPlayer: @unchecked Sendable {
             lock.lock(); let current = generation == self.generation && !isShutDown; lock.unlock()
             if current { continuation.yield(decoded) }
         }
-        // An end in error is held up to 0.1 s: mpv may hand over ffmpeg's log line that says why
-        // (a certificate not trusted) after the end itself. Any other event delivers it first.
+        // An end in error is held until ffmpeg's log line that says why (a certificate not trusted)
+        // has had its chance: mpv hands out queued events and property changes before log lines,
+        // so the events behind the end are held with it (in order) until that line comes, 0.1 s
+        // pass without any event, or 0.5 s in all.
         var held: MPVEvent?
+        var behind: [MPVEvent] = []
+        var heldSince: DispatchTime = .now()
+        func release(_ end: MPVEvent) {
+            deliver(withTLSFailure(end))
+            for event in behind { deliver(event) }
+            held = nil
+            behind = []
+        }
         while true {
             lock.lock(); let stopping = isShutDown || generation != self.generation; lock.unlock()
             if stopping { return }
             guard let event = earshot_mpv_wait_event(handle, held == nil ? 1 : 0.1)?.pointee else { continue }
             if isProbeReply(event) { continue }
             let decoded = decode(event)
-            if let end = held, event.event_id != MPV_EVENT_LOG_MESSAGE || tlsFailurePending() {
-                deliver(withTLSFailure(end))
-                held = nil
+            if let end = held {
+                let late = DispatchTime.now().uptimeNanoseconds - heldSince.uptimeNanoseconds > 500_000_000
+                if event.event_id == MPV_EVENT_NONE || tlsFailurePending() || late || event.event_id == MPV_EVENT_SHUTDOWN {
+                    release(end)
+                } else {
+                    if event.event_id != MPV_EVENT_LOG_MESSAGE, let decoded { behind.append(decoded) }
+                    continue
+                }
             }
             if event.event_id == MPV_EVENT_NONE { continue }
             if case .endFile(.error) = decoded, !(decoded.map(Self.namesTLS) ?? false) {
                 held = decoded
+                heldSince = .now()
                 continue
             }
             if let decoded { deliver(decoded) }

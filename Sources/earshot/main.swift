@@ -124,6 +124,7 @@ if !options.snapcastOff {
             try RoomsPipeLink.point(link, to: "/dev/null")
             setenv("SDL_AUDIODRIVER", "disk", 1)
             setenv("SDL_DISKAUDIOFILE", link, 1)
+            setenv("SDL_DISKAUDIODELAY", String(MPVPlayer.roomsWriterSleep), 1)
             signal(SIGPIPE, SIG_IGN)
             rooms = RoomsConfiguration(server: snapserver, streamName: options.snapcastStream, pipeLink: link)
         } catch {

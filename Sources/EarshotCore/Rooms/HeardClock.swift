@@ -24,7 +24,7 @@ public struct HeardClock: Sendable, Equatable {
     public mutating func wentOn(from position: Double) { floor = position; before = nil }
 
     /// mpv writes at `rate` from `position` on; the rooms hear the new speed once the buffer has
-    /// played out. (mpv itself still holds about 0.26 s made at the old speed — bench/rooms.py —
+    /// played out. (mpv, SDL and the pipe still hold about 0.14 s made at the old speed — bench/rooms.py —
     /// so for that second the position shown is off by at most that much times the change.)
     /// Also right while nothing plays.
     public mutating func speedChanged(at position: Double, to rate: Double) {

@@ -29,6 +29,10 @@ final class RoomsDesk: @unchecked Sendable {
     let managed: ManagedSnapserver?
     /// Feeds a TCP source, while the stream is one (guarded by `lock`).
     private var pump: TCPPump?
+    /// What the link points at now, and the descriptor holding it when it is a pipe
+    /// (`RoomsPipeLink.hold`; guarded by `lock`).
+    private var pointedAt = "/dev/null"
+    private var held: Int32?
     private let lock = NSLock()
 
     /// Where mpv's link should point for `snapshot`: the snapserver's pipe, the pump's own pipe
@@ -57,6 +61,25 @@ final class RoomsDesk: @unchecked Sendable {
 
     func stopPump() { lock.withLock { pump?.stop(); pump = nil } }
 
+    /// Points the link at `target`; a pipe is held (and kept small) while the link points at it.
+    func point(to target: String) throws {
+        lock.lock(); defer { lock.unlock() }
+        guard target != pointedAt else { return }
+        if let held { close(held) }
+        held = target == "/dev/null" ? nil : RoomsPipeLink.hold(pipe: target)
+        try RoomsPipeLink.point(configuration.pipeLink, to: target)
+        pointedAt = target
+    }
+
+    /// Lets go of the pipe (the server stops).
+    func release() {
+        lock.withLock {
+            if let held { close(held) }
+            held = nil
+            pointedAt = "/dev/null"
+        }
+    }
+
     init(_ configuration: RoomsConfiguration) {
         self.configuration = configuration
         switch configuration.server {
@@ -82,7 +105,7 @@ extension EarshotServer {
         let link = desk.configuration.pipeLink
         await desk.rooms.start { snapshot in
             do {
-                try RoomsPipeLink.point(link, to: desk.target(for: snapshot))
+                try desk.point(to: desk.target(for: snapshot))
             } catch {
                 Log.error("snapcast", "could not point \(link) at the snapserver's pipe: \(error)")
             }
@@ -94,6 +117,7 @@ extension EarshotServer {
     func stopRooms() async {
         guard let desk = roomsDesk else { return }
         await desk.rooms.stop()
+        desk.release()
         desk.stopPump()
         desk.managed?.stop()
     }
