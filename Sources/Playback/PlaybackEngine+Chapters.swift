@@ -29,6 +29,8 @@ extension PlaybackEngine {
         let merged = chapterSources.chapters
         guard merged != state.chapters else { return }
         state.chapters = merged
+        // Chapters that arrive (a file's own, a chapters file) do not count as playing into one.
+        skipsSeeked(to: state.position)
         publishState()
     }
 

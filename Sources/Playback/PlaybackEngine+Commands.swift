@@ -25,6 +25,7 @@ extension PlaybackEngine {
             if id == current?.id, played { savedPosition = 0 }
         case .settings(let change): try await changeSettings(change)
         case .rate, .volume, .mute, .podcastSpeed: try await handleSpeedAndVolume(command)
+        case .podcastSettings, .skipUndo: try await handleSkips(command)
         case .sleep, .sleepExtend, .sleepCancel: try handleSleep(command)
         case .play(let id): try await play(episodeID: id); await leaveInbox(id)
         case .pause: try requireEpisode(); setPaused(true); await savePosition(force: true)
@@ -82,6 +83,10 @@ extension PlaybackEngine {
             publishState()
             return
         }
+        // A skip shown for the episode before goes with it; an outro's stays (Up Next moved on
+        // by it, and its undo brings that episode back).
+        if let skipped = state.skipped, skipped.kind != .outro { state.skipped = nil }
+        let start = skippingIntro(of: episode, from: start)
         current = episode
         savedPosition = nil
         restartPoint = RestartPoint(resumedAt: start)
@@ -93,6 +98,7 @@ extension PlaybackEngine {
         state.paused = paused
         state.buffering = true
         resetChapters(for: episode)
+        skipsLoaded(episode, at: start)
         applyStartingSpeed(for: episode)
         open(episode, at: start, paused: paused) // PlaybackEngine+Preload: clears the error, adopts a preloaded file
         publishState()
@@ -138,6 +144,7 @@ extension PlaybackEngine {
         }
         state.position = target
         roomsWentOn(from: target)
+        skipsSeeked(to: target)
         let (phase, sendNow) = loading.seekRequested(target)
         loading = phase
         if sendNow { player.seek(to: target) }

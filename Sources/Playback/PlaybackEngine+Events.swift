@@ -10,6 +10,7 @@ extension PlaybackEngine {
             await devicesChanged(devices)
         case .property(let property):
             applyProperty(property)
+            if case .timePosition = property { await applySkips() }
         case .fileLoaded:
             let (phase, seek) = loading.fileOpened()
             loading = phase

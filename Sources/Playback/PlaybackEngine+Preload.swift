@@ -55,9 +55,12 @@ extension PlaybackEngine {
               id != resilience.preloadRejected else { return dropPreload() }
         guard id != resilience.preloaded else { return }
         let episode = try? await store.episode(id: id)
+        // Only an episode that starts at 0 (not mid-way, not past its podcast's intro): mpv's
+        // playlist starts appended files at their beginning.
         guard let episode, Self.isPlayable(episode.mediaURL),
-              ResumePoint.start(saved: episode.position, duration: episode.duration, played: episode.played,
-                                margin: playedMargin) < 0.5 else {
+              state.settings.skips(for: episode.podcastID).start(
+                  from: ResumePoint.start(saved: episode.position, duration: episode.duration, played: episode.played, margin: playedMargin),
+                  duration: episode.duration) < 0.5 else {
             resilience.preloadRejected = id
             return dropPreload()
         }

@@ -42,6 +42,8 @@ public actor PlaybackEngine {
     var resilience = PlaybackResilience()
     /// Snapcast's rooms as an output (PlaybackEngine+Rooms).
     var roomsLink = RoomsLink()
+    /// A podcast's skips as they act on the loaded episode (PlaybackEngine+Skips).
+    var skipping = SkipSession()
     private var eventTask: Task<Void, Never>?
     private var tickTask: Task<Void, Never>?
 

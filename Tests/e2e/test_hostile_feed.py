@@ -125,7 +125,7 @@ def hostile_feed(audio):
 DOM_PROBLEMS = """
 const problems = [];
 const view = document.getElementById('view');
-const dangerousTags = 'script, iframe, frame, frameset, object, embed, applet, style, link, meta, base, form:not(#add-feed), math, noscript, template';
+const dangerousTags = 'script, iframe, frame, frameset, object, embed, applet, style, link, meta, base, form:not(#add-feed):not(#podcast-skips-form), math, noscript, template';
 for (const el of view.querySelectorAll(dangerousTags)) problems.push(`<${el.tagName.toLowerCase()}> in the view`);
 for (const el of view.querySelectorAll('svg:not(.icon), svg:not(.icon) *')) problems.push(`<svg> from content`);
 const urlAttributes = ['href', 'src', 'action', 'formaction', 'data', 'xlink:href', 'background', 'poster', 'srcset', 'ping'];

@@ -5,13 +5,15 @@
 // this browser's business: the server keeps the message for clients that join later). When the
 // output playback paused for is plugged in again while still paused, `state.resumeOffer` names
 // it and the notice row offers a Resume button (the `resume` command); the server clears the
-// offer when playback resumes or another episode loads, and the button goes with it.
+// offer when playback resumes or another episode loads, and the button goes with it. A skip the
+// server just made (`state.skipped`) has a row of its own with Undo (components/skip-notice.js).
 
 import { Cmd } from '../core/commands.js';
 import { h } from '../core/dom.js';
 import { icon } from '../core/icons.js';
 import { player } from '../core/player-state.js';
 import { socket } from '../core/socket.js';
+import { skipNotice } from './skip-notice.js';
 
 /** Puts the strip before `anchor` (the view container) and keeps it current. */
 export function initPlaybackAlerts(anchor) {
@@ -20,12 +22,14 @@ export function initPlaybackAlerts(anchor) {
   const resume = h('button', { type: 'button', class: 'button button-small button-primary playback-alert-resume', hidden: true }, 'Resume');
   resume.addEventListener('click', () => socket.send(Cmd.resume));
   const notice = alertRow('notice', 'status', resume);
-  const strip = h('div', { class: 'playback-alerts' }, error.el, notice.el);
+  const skipped = skipNotice();
+  const strip = h('div', { class: 'playback-alerts' }, error.el, notice.el, skipped.el);
   anchor.before(strip);
   const render = (state, kind) => {
     if (kind === 'tick') return;
     error.show(state?.error ?? null);
     notice.show(state?.notice ?? null);
+    skipped.show(state);
     const offer = state?.resumeOffer;
     const offered = typeof offer === 'string' && offer !== '';
     resume.hidden = !offered;

@@ -22,6 +22,8 @@ export const Cmd = Object.freeze({
   volume: 'volume',
   mute: 'mute',
   podcastSpeed: 'podcast.speed',
+  podcastSettings: 'podcast.settings',
+  skipUndo: 'skip.undo',
   sleep: 'sleep',
   sleepExtend: 'sleep.extend',
   sleepCancel: 'sleep.cancel',

@@ -1,5 +1,5 @@
 // Podcast view `/podcast/{id}`: a header (title, author, episode count, when the feed was last
-// refreshed, Refresh and Unsubscribe, the speed its episodes start at), what went wrong with the
+// refreshed, Refresh and Unsubscribe, the speed its episodes start at, its skips), what went wrong with the
 // feed if anything did, what the feed says about the show, and the episodes (filtered, sorted and
 // paged: components/episode-browser.js).
 
@@ -17,6 +17,7 @@ import { confirmDialog } from '../components/confirm.js';
 import { feedNotice, refreshedText, warningsNote } from '../components/feed-status.js';
 import { podcastFacts } from '../components/facts.js';
 import { speedMenu } from '../components/speed-menu.js';
+import { podcastSkips } from '../components/podcast-skips.js';
 import { player } from '../core/player-state.js';
 import { socket } from '../core/socket.js';
 import { Cmd } from '../core/commands.js';
@@ -119,10 +120,13 @@ export const podcastView = {
       label: 'Episodes play at', ariaLabel: 'Speed this podcast\u2019s episodes start at', none: 'Usual speed',
     });
     speed.el.classList.add('podcast-speed');
+    // Its skips (intro, outro, chapters by title): server settings too.
+    const skips = podcastSkips(podcast.id);
     const showSpeed = (state, kind) => {
       if (kind === 'tick') return;
       const rate = state?.settings?.podcastSpeeds?.[String(podcast.id)];
       speed.update(Number.isFinite(rate) ? rate : null);
+      skips.update(state);
     };
     const stopWatchingSpeed = player.subscribe(showSpeed);
     showSpeed(player.state, 'state');
@@ -135,7 +139,8 @@ export const podcastView = {
           podcast.author ? h('p', { class: 'podcast-author' }, podcast.author) : null,
           h('p', { class: 'podcast-count' }, count, refreshed),
           h('div', { class: 'podcast-actions' }, refreshButton, unsubscribeButton),
-          speed.el)),
+          speed.el,
+          skips.el)),
       statusBox,
       podcast.summary ? h('p', { class: 'podcast-summary' }, podcast.summary) : null,
       factsBox,

@@ -13,6 +13,9 @@ public struct PlaybackSettings: Codable, Sendable, Equatable {
     /// The speed each podcast's episodes start at, by podcast id (podcasts without one start at
     /// the speed last chosen for such podcasts).
     public var podcastSpeeds: [Int64: Double]
+    /// Each podcast's own skips (intro, outro, chapters by title), by podcast id; podcasts
+    /// without any are not listed.
+    public var podcasts: [Int64: PodcastSkips] = [:]
 
     /// Margins a listener may choose: from "only the very end" to the last 10 minutes.
     public static let playedMarginRange: ClosedRange<Double> = 0...600
@@ -30,7 +33,10 @@ public struct PlaybackSettings: Codable, Sendable, Equatable {
         self.podcastSpeeds = podcastSpeeds
     }
 
-    enum CodingKeys: String, CodingKey { case playedMargin, skipBack, skipForward, podcastSpeeds }
+    enum CodingKeys: String, CodingKey { case playedMargin, skipBack, skipForward, podcastSpeeds, podcasts }
+
+    /// A podcast's skips (none when it has none).
+    public func skips(for podcast: Int64) -> PodcastSkips { podcasts[podcast] ?? PodcastSkips() }
 
     /// A stored document with a key missing or out of range keeps that key's default: an old or
     /// hand-edited row never stops Earshot from starting.
@@ -49,6 +55,10 @@ public struct PlaybackSettings: Codable, Sendable, Equatable {
         for (key, rate) in speeds {
             if let id = Int64(key), id > 0, PlaybackSpeed.range.contains(rate) { podcastSpeeds[id] = PlaybackSpeed.snapped(rate) }
         }
+        let skips = ((try? c.decodeIfPresent([String: PodcastSkips].self, forKey: .podcasts)) ?? nil) ?? [:]
+        for (key, value) in skips {
+            if let id = Int64(key), id > 0, !value.isEmpty { podcasts[id] = value }
+        }
     }
 
     public func encode(to encoder: Encoder) throws {
@@ -57,6 +67,7 @@ public struct PlaybackSettings: Codable, Sendable, Equatable {
         try c.encode(skipBack, forKey: .skipBack)
         try c.encode(skipForward, forKey: .skipForward)
         try c.encode(Dictionary(uniqueKeysWithValues: podcastSpeeds.map { (String($0.key), $0.value) }), forKey: .podcastSpeeds)
+        try c.encode(Dictionary(uniqueKeysWithValues: podcasts.map { (String($0.key), $0.value) }), forKey: .podcasts)
     }
 
     /// What one `settings` command changes: any of the keys, the others stay.

@@ -40,6 +40,8 @@ public struct PlaybackState: Sendable, Equatable {
     /// when there is no Snapcast at all.
     public var rooms: [Room] = []
     public var roomsNotice: String?
+    /// The skip just made (an intro, an outro, a chapter), shown with an undo for a few seconds.
+    public var skipped: SkipNotice?
 
     public init() {}
 

@@ -64,6 +64,28 @@ extension ClientCommand {
             return .podcastSpeed(podcast: podcast, rate: try rate(f, "rate"))
         },
 
+        "podcast.settings": { f throws(CommandError) in
+            let podcast = try f.id("podcast", "a podcast id \"podcast\"")
+            var words: [String]?
+            if f.has("skipChapters") {
+                guard case .array(let values)? = f.fields["skipChapters"] else {
+                    throw CommandError("\"skipChapters\" must be a list of words")
+                }
+                words = try values.map { value throws(CommandError) in
+                    guard let word = value.string else { throw CommandError("\"skipChapters\" must be a list of words") }
+                    return word
+                }
+            }
+            let change = PodcastSkips.Change(introSkip: try f.optionalNumber("introSkip"),
+                                             outroSkip: try f.optionalNumber("outroSkip"), skipChapters: words)
+            guard change != PodcastSkips.Change() else {
+                throw CommandError("\"podcast.settings\" needs \"introSkip\", \"outroSkip\" or \"skipChapters\"")
+            }
+            _ = try PodcastSkips().applying(change) // range errors here, before the engine sees it
+            return .podcastSettings(podcast: podcast, change)
+        },
+        "skip.undo": { _ in .skipUndo },
+
         // Sleep timer
         "sleep": { f throws(CommandError) in
             if f.has("until") {

@@ -25,6 +25,10 @@ public enum ClientCommand: Sendable, Equatable {
     case settings(PlaybackSettings.Change)
     /// Sets (or with nil clears) the speed a podcast's episodes start at.
     case podcastSpeed(podcast: Int64, rate: Double?)
+    /// Changes a podcast's own skips (intro, outro, chapters by title); kept in the library.
+    case podcastSettings(podcast: Int64, PodcastSkips.Change)
+    /// Undoes the skip `state.skipped` shows: back to where playing was, that skip not made again.
+    case skipUndo
     /// Sets the sleep timer (replacing one already set).
     case sleep(SleepTimer.Request)
     /// Adds seconds to the sleep timer.

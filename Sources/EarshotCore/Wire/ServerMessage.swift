@@ -113,6 +113,7 @@ private struct StateWire: Encodable {
     var failures: [String: String]
     var rooms: [Room]
     var roomsNotice: String?
+    var skipped: SkipNotice?
 
     init(seq: UInt64, _ s: PlaybackState) {
         self.seq = seq; episode = s.episode; paused = s.paused; position = s.position
@@ -122,14 +123,14 @@ private struct StateWire: Encodable {
         settings = s.settings; sleep = s.sleep
         outputs = s.outputs; output = s.output; notice = s.notice; resumeOffer = s.resumeOffer
         failures = Dictionary(uniqueKeysWithValues: s.failures.map { (String($0.key), $0.value) })
-        rooms = s.rooms; roomsNotice = s.roomsNotice
+        rooms = s.rooms; roomsNotice = s.roomsNotice; skipped = s.skipped
     }
 
     func encode(to encoder: Encoder) throws {
         enum K: String, CodingKey {
             case type, seq, episode, paused, position, duration, rate, volume, muted, buffering
             case queue, shuffle, `repeat`, sleep, settings, chapters, chapter, error
-            case outputs, output, notice, resumeOffer, failures, rooms, roomsNotice
+            case outputs, output, notice, resumeOffer, failures, rooms, roomsNotice, skipped
         }
         var c = encoder.container(keyedBy: K.self)
         try c.encode(type, forKey: .type); try c.encode(seq, forKey: .seq)
@@ -146,6 +147,7 @@ private struct StateWire: Encodable {
         try c.encode(notice, forKey: .notice); try c.encode(resumeOffer, forKey: .resumeOffer)
         try c.encode(failures, forKey: .failures)
         try c.encode(rooms, forKey: .rooms); try c.encode(roomsNotice, forKey: .roomsNotice)
+        try c.encode(skipped, forKey: .skipped)
     }
 }
 
