@@ -177,11 +177,16 @@ def write_tone(path, frequency, seconds, rate=44100, peak_db=-12.0, fade=0.005):
         gain = 0.5 - 0.5 * math.cos(math.pi * i / ramp)
         body[i] = int(body[i] * gain)
         body[-1 - i] = int(body[-1 - i] * gain)
+    return write_wav(path, body, rate)
+
+
+def write_wav(path, samples, rate=44100):
+    """Writes `samples` (int16 mono, an `array("h")`) as a WAV file; returns `path`."""
     with wave.open(str(path), "wb") as out:
         out.setnchannels(1)
         out.setsampwidth(2)
         out.setframerate(rate)
-        out.writeframes(body.tobytes())
+        out.writeframes(samples.tobytes())
     return path
 
 

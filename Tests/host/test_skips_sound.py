@@ -4,9 +4,6 @@ private PulseAudio (soundserver.py) and the test records the sink. The episode i
 and the position the server shows starts at 6 s."""
 
 import time
-import wave
-from array import array
-from pathlib import Path
 
 import audio
 import hostserver
@@ -19,13 +16,7 @@ INTRO = 6
 def write_intro_and_show(path, intro, rest):
     """A mono WAV: `intro` s of 440 Hz, then `rest` s of 660 Hz (whole seconds of whole-hertz
     sines join without a click)."""
-    body = audio.sine_second(440, RATE) * intro + audio.sine_second(660, RATE) * rest
-    with wave.open(str(path), "wb") as out:
-        out.setnchannels(1)
-        out.setsampwidth(2)
-        out.setframerate(RATE)
-        out.writeframes(body.tobytes())
-    return path
+    return audio.write_wav(path, audio.sine_second(440, RATE) * intro + audio.sine_second(660, RATE) * rest, RATE)
 
 
 def test_intro_skip_is_never_heard(sound, earshot, tmp_path):  # noqa: F811
