@@ -19,9 +19,7 @@ extension PlaybackEngine {
     func handleSkips(_ command: ClientCommand) async throws(CommandError) {
         switch command {
         case .podcastSettings(let podcast, let change):
-            let found: Podcast?
-            do { found = try await store.podcast(id: podcast) } catch { throw CommandError.internalFailure("could not read the library", error) }
-            guard found != nil else { throw CommandError("no podcast with id \(podcast)") }
+            try await requireSubscribed(podcast)
             var settings = state.settings
             let skips = try settings.skips(for: podcast).applying(change)
             settings.podcasts[podcast] = skips.isEmpty ? nil : skips
@@ -49,7 +47,7 @@ extension PlaybackEngine {
             skipping.episode = episode.id
             skipping.outroSpared = nil
         }
-        skipping.chapter = PlaybackState.chapterIndex(at: start, in: state.chapters)
+        skipsSeeked(to: start)
     }
 
     /// A seek (the listener's or a skip's) lands in its chapter without skipping it.

@@ -63,12 +63,17 @@ extension PlaybackEngine {
 
     /// Stores (or clears) a podcast's speed. Set while one of its episodes plays, it applies now.
     private func setPodcastSpeed(_ podcast: Int64, _ rate: Double?) async throws(CommandError) {
-        let found: Podcast?
-        do { found = try await store.podcast(id: podcast) } catch { throw CommandError.internalFailure("could not read the library", error) }
-        guard found != nil else { throw CommandError("no podcast with id \(podcast)") }
+        try await requireSubscribed(podcast)
         var settings = state.settings
         settings.podcastSpeeds[podcast] = rate
         try await storeSettings(settings)
         if let rate, current?.podcastID == podcast, rate != state.rate { setRate(rate) }
+    }
+
+    /// A podcast's own settings (`podcast.speed`, `podcast.settings`) are for subscribed podcasts.
+    func requireSubscribed(_ podcast: Int64) async throws(CommandError) {
+        let found: Podcast?
+        do { found = try await store.podcast(id: podcast) } catch { throw CommandError.internalFailure("could not read the library", error) }
+        guard found != nil else { throw CommandError("no podcast with id \(podcast)") }
     }
 }

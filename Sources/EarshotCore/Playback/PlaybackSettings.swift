@@ -42,13 +42,9 @@ public struct PlaybackSettings: Codable, Sendable, Equatable {
     /// hand-edited row never stops Earshot from starting.
     public init(from decoder: Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
-        func value(_ key: CodingKeys, in range: ClosedRange<Double>, default fallback: Double) -> Double {
-            let found = (try? c.decodeIfPresent(Double.self, forKey: key)) ?? nil
-            return found.flatMap { range.contains($0) ? $0 : nil } ?? fallback
-        }
-        playedMargin = value(.playedMargin, in: Self.playedMarginRange, default: ResumePoint.defaultFinishedMargin)
-        skipBack = value(.skipBack, in: Self.skipRange, default: Self.defaultSkipBack)
-        skipForward = value(.skipForward, in: Self.skipRange, default: Self.defaultSkipForward)
+        playedMargin = c.tolerantNumber(.playedMargin, in: Self.playedMarginRange, default: ResumePoint.defaultFinishedMargin)
+        skipBack = c.tolerantNumber(.skipBack, in: Self.skipRange, default: Self.defaultSkipBack)
+        skipForward = c.tolerantNumber(.skipForward, in: Self.skipRange, default: Self.defaultSkipForward)
         // JSON keys are strings: podcast ids written out. Entries that make no sense are dropped.
         let speeds = ((try? c.decodeIfPresent([String: Double].self, forKey: .podcastSpeeds)) ?? nil) ?? [:]
         podcastSpeeds = [:]
@@ -98,5 +94,14 @@ public struct PlaybackSettings: Codable, Sendable, Equatable {
             if key == "skipBack" { next.skipBack = value } else { next.skipForward = value }
         }
         return next
+    }
+}
+
+extension KeyedDecodingContainer {
+    /// A stored number, or `fallback` when it is missing, not a number or out of `range`: an old
+    /// or hand-edited settings row never stops Earshot from starting.
+    func tolerantNumber(_ key: Key, in range: ClosedRange<Double>, default fallback: Double) -> Double {
+        let found = (try? decodeIfPresent(Double.self, forKey: key)) ?? nil
+        return found.flatMap { range.contains($0) ? $0 : nil } ?? fallback
     }
 }

@@ -114,12 +114,8 @@ public struct PodcastSkips: Codable, Sendable, Equatable {
     /// A stored entry with a key missing or out of range keeps that key's default.
     public init(from decoder: Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
-        func seconds(_ key: CodingKeys) -> Double {
-            let found = (try? c.decodeIfPresent(Double.self, forKey: key)) ?? nil
-            return found.flatMap { Self.secondsRange.contains($0) ? $0 : nil } ?? 0
-        }
-        introSkip = seconds(.introSkip)
-        outroSkip = seconds(.outroSkip)
+        introSkip = c.tolerantNumber(.introSkip, in: Self.secondsRange, default: 0)
+        outroSkip = c.tolerantNumber(.outroSkip, in: Self.secondsRange, default: 0)
         let words = ((try? c.decodeIfPresent([String].self, forKey: .skipChapters)) ?? nil) ?? []
         skipChapters = Array(words.filter { !Self.words($0).isEmpty }.prefix(Self.maximumWords))
     }
