@@ -36,6 +36,9 @@ public enum MPVProperty: Sendable, Equatable {
     case chapter(Int)
     /// mpv's `audio-device-list`: the host's outputs (changes when a device comes or goes).
     case audioDevices([AudioDevice])
+    /// `silencedetect`'s last reports (`af-metadata/silence`): where the last pause found began
+    /// and where the last one that ended ended, in seconds of the file.
+    case silence(start: Double?, end: Double?)
 }
 
 /// A failure reported by libmpv, with its own words.

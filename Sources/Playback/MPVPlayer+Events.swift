@@ -24,7 +24,25 @@ extension MPVPlayer {
             data.map { .chapter(Int($0.load(as: Int64.self))) } ?? .chapter(-1)
         },
         Observed(name: "audio-device-list", format: MPV_FORMAT_NODE) { .audioDevices(audioDevices($0)) },
+        Observed(name: "af-metadata/\(AudioFilterChain.silenceLabel)", format: MPV_FORMAT_NODE) { silence($0) },
     ]
+
+    /// `af-metadata/silence` is a map of ffmpeg's frame metadata (strings): the detector's keys.
+    private static func silence(_ data: UnsafeMutableRawPointer?) -> MPVProperty {
+        guard let node = data?.load(as: mpv_node.self), node.format == MPV_FORMAT_NODE_MAP,
+              let map = node.u.list?.pointee else { return .silence(start: nil, end: nil) }
+        var start: Double?, end: Double?
+        for j in 0..<Int(map.num) {
+            let value = map.values[j]
+            guard let key = map.keys[j], value.format == MPV_FORMAT_STRING, let text = value.u.string else { continue }
+            switch String(cString: key) {
+            case "lavfi.silence_start": start = Double(String(cString: text))
+            case "lavfi.silence_end": end = Double(String(cString: text))
+            default: break
+            }
+        }
+        return .silence(start: start, end: end)
+    }
 
     private static func double(_ data: UnsafeMutableRawPointer?) -> Double? {
         data.map { $0.load(as: Double.self) }

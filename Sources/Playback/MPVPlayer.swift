@@ -69,7 +69,7 @@ public final class MPVPlayer: @unchecked Sendable {
             ("load-stats-overlay", "no"), ("load-osd-console", "no"), ("load-auto-profiles", "no"),
             // Speed keeps the pitch: scaletempo2 named in the chain rather than left to
             // audio-pitch-correction's choice, so it is the same on every mpv and can be checked.
-            ("audio-pitch-correction", "yes"), ("af", "@tempo:scaletempo2"),
+            ("audio-pitch-correction", "yes"), ("af", AudioFilterChain().mpvValue),
             // Volumes up to 130 % (quiet recordings); the engine refuses more.
             ("volume-max", "130"),
             ("cache", "yes"), ("demuxer-max-bytes", "32MiB"), ("demuxer-readahead-secs", "20"),
@@ -164,6 +164,8 @@ public final class MPVPlayer: @unchecked Sendable {
     public func setSpeed(_ rate: Double) { setProperty("speed", String(format: "%.3f", rate)) }
     public func setVolume(_ volume: Double) { setProperty("volume", String(format: "%.1f", volume)) }
     public func setMuted(_ muted: Bool) { setProperty("mute", muted ? "yes" : "no") }
+    /// Replaces mpv's audio filter chain (`af`: see `AudioFilterChain`).
+    public func setFilters(_ chain: String) { setProperty("af", chain) }
     /// Unloads the file; mpv stays idle.
     public func stop() { command(["stop"]) }
 

@@ -99,6 +99,7 @@ extension PlaybackEngine {
         state.buffering = true
         resetChapters(for: episode)
         skipsLoaded(episode, at: start)
+        applyFilters(for: episode, at: start)
         applyStartingSpeed(for: episode)
         open(episode, at: start, paused: paused) // PlaybackEngine+Preload: clears the error, adopts a preloaded file
         publishState()
@@ -134,7 +135,9 @@ extension PlaybackEngine {
         publishState()
     }
 
-    func seek(to seconds: Double) async {
+    /// `restartingSilence`: false for skip silence's own seek to a pause's end (the listener's
+    /// seeks start skip silence afresh where they land).
+    func seek(to seconds: Double, restartingSilence: Bool = true) async {
         let target = state.duration > 0 ? min(seconds, state.duration) : seconds
         if !loaded, let episode = current,
            !ResumePoint.isFinished(position: target, duration: state.duration, margin: playedMargin) {
@@ -145,6 +148,7 @@ extension PlaybackEngine {
         state.position = target
         roomsWentOn(from: target)
         skipsSeeked(to: target)
+        if restartingSilence { silenceRestarted(at: target) }
         let (phase, sendNow) = loading.seekRequested(target)
         loading = phase
         if sendNow { player.seek(to: target) }

@@ -8,6 +8,8 @@ extension PlaybackEngine {
         switch event {
         case .property(.audioDevices(let devices)):
             await devicesChanged(devices)
+        case .property(.silence(let start, let end)):
+            await silenceReported(start: start, end: end)
         case .property(let property):
             applyProperty(property)
             if case .timePosition = property { await applySkips() }
@@ -48,7 +50,7 @@ extension PlaybackEngine {
             // reports then subtract its audio buffer (~0.15 s) and would pull the scrubber back.
             // A seek asked for before the file opened is still on its way: the target stands.
             if let position, loading.positionsAreCurrent, !state.paused {
-                state.position = heardPosition(position)
+                state.position = steadyPosition(heardPosition(position))
                 let chapter = PlaybackState.chapterIndex(at: position, in: state.chapters)
                 if chapter != state.chapter { state.chapter = chapter; publishState() }
             }
@@ -66,7 +68,9 @@ extension PlaybackEngine {
                 if now != state.paused { state.paused = now; publishState() }
             }
         case .speed(let rate):
-            if abs(rate - state.rate) > 0.0001 { state.rate = rate; publishState() }
+            // An echo of our own command; with skip silence on, mpv's speed is a pause's now and
+            // then, which is not the listener's.
+            if listening.applied.skipSilence == .off, abs(rate - state.rate) > 0.0001 { state.rate = rate; publishState() }
         case .volume:
             // Earshot is mpv's only client, so the state keeps the volume the listener chose:
             // mpv's own is lower while the sleep timer fades, and its echoes would undo that.
@@ -86,7 +90,7 @@ extension PlaybackEngine {
             }
         case .chapter:
             break // derived from the position, so it follows seeks without waiting on mpv
-        case .audioDevices:
+        case .audioDevices, .silence:
             break // needs to await the library: handled in `apply`
         }
     }

@@ -57,7 +57,8 @@ extension PlaybackEngine {
         let episode = try? await store.episode(id: id)
         // Only an episode that starts at 0 (not mid-way, not past its podcast's intro): mpv's
         // playlist starts appended files at their beginning.
-        guard let episode, Self.isPlayable(episode.mediaURL),
+        // mpv plays it through the chain it has: only one whose chain is the same goes ahead.
+        guard let episode, Self.isPlayable(episode.mediaURL), filters(for: episode) == listening.applied,
               state.settings.skips(for: episode.podcastID).start(
                   from: ResumePoint.start(saved: episode.position, duration: episode.duration, played: episode.played, margin: playedMargin),
                   duration: episode.duration) < 0.5 else {

@@ -169,6 +169,8 @@ extension PlaybackEngine {
             ("pause", state.paused ? "yes" : "no"), ("speed", String(state.rate)),
             ("volume", String(state.volume * controls.fadeLevel)), ("mute", state.muted ? "yes" : "no"),
         ]
+        settings.append(("af", listening.applied.mpvValue))
+        if listening.silence.isFast { silenceRestarted(at: position) }
         if resilience.activeOutput != AudioDevice.automatic { settings.append(("audio-device", resilience.activeOutput)) }
         do { try player.restart(settings: settings) } catch {
             state.error = "the player stopped (\(reason)) and could not be started again: \(error)"

@@ -35,5 +35,6 @@ extension PlaybackEngine {
             throw CommandError.internalFailure("could not save the setting", error)
         }
         state.settings = settings
+        settingsChangedFilters()
     }
 }

@@ -44,10 +44,8 @@ extension PlaybackEngine {
     func setRate(_ rate: Double) {
         let changed = rate != state.rate
         state.rate = rate
-        player.setSpeed(rate)
-        guard changed else { return }
-        let now = playingToRooms && loaded && loading.positionsAreCurrent ? player.timePosition() : nil
-        roomsLink.clock.speedChanged(at: now ?? state.position, to: rate)
+        guard changed else { player.setSpeed(playerSpeed(for: rate)); return }
+        setPlayerSpeed(playerSpeed(for: rate))
     }
 
     /// mpv's volume: the listener's, times the sleep timer's fade.

@@ -44,6 +44,8 @@ public actor PlaybackEngine {
     var roomsLink = RoomsLink()
     /// A podcast's skips as they act on the loaded episode (PlaybackEngine+Skips).
     var skipping = SkipSession()
+    /// Skip silence and leveling as they act on the loaded episode (PlaybackEngine+Listening).
+    var listening = ListeningSession()
     private var eventTask: Task<Void, Never>?
     private var tickTask: Task<Void, Never>?
 
@@ -127,7 +129,7 @@ public actor PlaybackEngine {
             await markSession() // an end with nothing after it clears the marker too
             return
         }
-        if playerAnswers, loading.positionsAreCurrent, let exact = player.timePosition() { state.position = heardPosition(exact) }
+        if playerAnswers, loading.positionsAreCurrent, let exact = player.timePosition() { state.position = steadyPosition(heardPosition(exact)) }
         publishTime()
         if saveIsDue() { await savePosition(force: true) }
     }

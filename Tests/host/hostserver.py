@@ -525,10 +525,12 @@ class FileServer:
 
 def tone_feed(files, title, episodes, path="/feed.xml"):
     """Puts an RSS feed at `path` of `files` (a FileServer) and returns its URL. `episodes`:
-    [(episode title, audio URL, seconds)], the first the oldest."""
+    [(episode title, audio URL, seconds)] or (…, seconds, chapters URL) for Podcasting 2.0
+    chapters, the first the oldest."""
     items = []
-    for number, (name, url, seconds) in enumerate(episodes, start=1):
-        items.append(f"""<item>
+    for number, (name, url, seconds, *more) in enumerate(episodes, start=1):
+        chapters = f'<podcast:chapters url="{html.escape(more[0])}" type="application/json+chapters"/>' if more else ""
+        items.append(f"""<item>{chapters}
 <title>{html.escape(name)}</title>
 <guid isPermaLink="false">{html.escape(title)}-{number}</guid>
 <pubDate>Mon, {number:02d} Mar 2026 10:00:00 GMT</pubDate>
@@ -536,7 +538,7 @@ def tone_feed(files, title, episodes, path="/feed.xml"):
 <itunes:duration>{int(seconds)}</itunes:duration>
 </item>""")
     feed = f"""<?xml version="1.0" encoding="UTF-8"?>
-<rss version="2.0" xmlns:itunes="http://www.itunes.com/dtds/podcast-1.0.dtd">
+<rss version="2.0" xmlns:itunes="http://www.itunes.com/dtds/podcast-1.0.dtd" xmlns:podcast="https://podcastindex.org/namespace/1.0">
 <channel>
 <title>{html.escape(title)}</title>
 <link>https://example.com/</link>

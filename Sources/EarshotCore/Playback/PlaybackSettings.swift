@@ -16,6 +16,10 @@ public struct PlaybackSettings: Codable, Sendable, Equatable {
     /// Each podcast's own skips (intro, outro, chapters by title), by podcast id; podcasts
     /// without any are not listed.
     public var podcasts: [Int64: PodcastSkips] = [:]
+    /// Skip silence for podcasts without their own.
+    public var skipSilence: SilenceSkipping = .off
+    /// Leveling for podcasts without their own.
+    public var leveling: Leveling = .off
 
     /// Margins a listener may choose: from "only the very end" to the last 10 minutes.
     public static let playedMarginRange: ClosedRange<Double> = 0...600
@@ -33,10 +37,18 @@ public struct PlaybackSettings: Codable, Sendable, Equatable {
         self.podcastSpeeds = podcastSpeeds
     }
 
-    enum CodingKeys: String, CodingKey { case playedMargin, skipBack, skipForward, podcastSpeeds, podcasts }
+    enum CodingKeys: String, CodingKey { case playedMargin, skipBack, skipForward, podcastSpeeds, podcasts, skipSilence, leveling }
 
     /// A podcast's skips (none when it has none).
     public func skips(for podcast: Int64) -> PodcastSkips { podcasts[podcast] ?? PodcastSkips() }
+
+    /// The filters an episode of `podcast` plays through: its own skip silence and leveling, or
+    /// the defaults; `gain`: the episode's measured fixed gain, if it has one.
+    public func filters(for podcast: Int64, gain: Double? = nil) -> AudioFilterChain {
+        let own = skips(for: podcast)
+        let leveling = own.leveling ?? self.leveling
+        return AudioFilterChain(skipSilence: own.skipSilence ?? skipSilence, leveling: leveling, gain: leveling == .off ? nil : gain)
+    }
 
     /// A stored document with a key missing or out of range keeps that key's default: an old or
     /// hand-edited row never stops Earshot from starting.
@@ -55,6 +67,8 @@ public struct PlaybackSettings: Codable, Sendable, Equatable {
         for (key, value) in skips {
             if let id = Int64(key), id > 0, !value.isEmpty { podcasts[id] = value }
         }
+        skipSilence = ((try? c.decodeIfPresent(SilenceSkipping.self, forKey: .skipSilence)) ?? nil) ?? .off
+        leveling = ((try? c.decodeIfPresent(Leveling.self, forKey: .leveling)) ?? nil) ?? .off
     }
 
     public func encode(to encoder: Encoder) throws {
@@ -64,6 +78,8 @@ public struct PlaybackSettings: Codable, Sendable, Equatable {
         try c.encode(skipForward, forKey: .skipForward)
         try c.encode(Dictionary(uniqueKeysWithValues: podcastSpeeds.map { (String($0.key), $0.value) }), forKey: .podcastSpeeds)
         try c.encode(Dictionary(uniqueKeysWithValues: podcasts.map { (String($0.key), $0.value) }), forKey: .podcasts)
+        try c.encode(skipSilence, forKey: .skipSilence)
+        try c.encode(leveling, forKey: .leveling)
     }
 
     /// What one `settings` command changes: any of the keys, the others stay.
@@ -71,9 +87,13 @@ public struct PlaybackSettings: Codable, Sendable, Equatable {
         public var playedMargin: Double?
         public var skipBack: Double?
         public var skipForward: Double?
+        public var skipSilence: SilenceSkipping?
+        public var leveling: Leveling?
 
-        public init(playedMargin: Double? = nil, skipBack: Double? = nil, skipForward: Double? = nil) {
+        public init(playedMargin: Double? = nil, skipBack: Double? = nil, skipForward: Double? = nil,
+                    skipSilence: SilenceSkipping? = nil, leveling: Leveling? = nil) {
             self.playedMargin = playedMargin; self.skipBack = skipBack; self.skipForward = skipForward
+            self.skipSilence = skipSilence; self.leveling = leveling
         }
     }
 
@@ -93,6 +113,8 @@ public struct PlaybackSettings: Codable, Sendable, Equatable {
             }
             if key == "skipBack" { next.skipBack = value } else { next.skipForward = value }
         }
+        if let skipSilence = change.skipSilence { next.skipSilence = skipSilence }
+        if let leveling = change.leveling { next.leveling = leveling }
         return next
     }
 }

@@ -1,13 +1,18 @@
 import FoundationEssentials
 
-/// A podcast's own skips (issue 18): its intro (the first `introSkip` seconds), its outro (the
-/// last `outroSkip` seconds: the episode counts as finished there) and its chapters whose titles
-/// hold one of `skipChapters` ("Sponsor", "Ad"). Pure decisions; the engine carries them out.
+/// A podcast's own listening settings (issue 18): its intro (the first `introSkip` seconds), its
+/// outro (the last `outroSkip` seconds: the episode counts as finished there), its chapters whose
+/// titles hold one of `skipChapters` ("Sponsor", "Ad"), and its own skip silence and leveling
+/// (nil: the listener's default). Pure decisions; the engine carries them out.
 public struct PodcastSkips: Codable, Sendable, Equatable {
     public var introSkip: Double
     public var outroSkip: Double
     /// Words (or phrases) matched against chapter titles, whole words, any case.
     public var skipChapters: [String]
+    /// This podcast's skip silence, nil for the default (`PlaybackSettings.skipSilence`).
+    public var skipSilence: SilenceSkipping?
+    /// This podcast's leveling, nil for the default (`PlaybackSettings.leveling`).
+    public var leveling: Leveling?
 
     /// Intro and outro a listener may set: up to ten minutes each.
     public static let secondsRange: ClosedRange<Double> = 0...600
@@ -17,12 +22,16 @@ public struct PodcastSkips: Codable, Sendable, Equatable {
     /// trailer shorter than the podcast's intro is played whole).
     public static let minimumLeft: Double = 10
 
-    public init(introSkip: Double = 0, outroSkip: Double = 0, skipChapters: [String] = []) {
+    public init(introSkip: Double = 0, outroSkip: Double = 0, skipChapters: [String] = [],
+                skipSilence: SilenceSkipping? = nil, leveling: Leveling? = nil) {
         self.introSkip = introSkip; self.outroSkip = outroSkip; self.skipChapters = skipChapters
+        self.skipSilence = skipSilence; self.leveling = leveling
     }
 
-    /// Nothing to skip: not kept.
-    public var isEmpty: Bool { introSkip == 0 && outroSkip == 0 && skipChapters.isEmpty }
+    /// Nothing of its own: not kept.
+    public var isEmpty: Bool {
+        introSkip == 0 && outroSkip == 0 && skipChapters.isEmpty && skipSilence == nil && leveling == nil
+    }
 
     /// Whether intro and outro leave enough of an episode of `duration` (unknown: 0, which only
     /// the intro may act on, since the file's length comes with it).
@@ -75,9 +84,14 @@ public struct PodcastSkips: Codable, Sendable, Equatable {
         public var introSkip: Double?
         public var outroSkip: Double?
         public var skipChapters: [String]?
+        /// `.some(nil)`: back to the default.
+        public var skipSilence: SilenceSkipping??
+        public var leveling: Leveling??
 
-        public init(introSkip: Double? = nil, outroSkip: Double? = nil, skipChapters: [String]? = nil) {
+        public init(introSkip: Double? = nil, outroSkip: Double? = nil, skipChapters: [String]? = nil,
+                    skipSilence: SilenceSkipping?? = nil, leveling: Leveling?? = nil) {
             self.introSkip = introSkip; self.outroSkip = outroSkip; self.skipChapters = skipChapters
+            self.skipSilence = skipSilence; self.leveling = leveling
         }
     }
 
@@ -106,10 +120,12 @@ public struct PodcastSkips: Codable, Sendable, Equatable {
             guard kept.count <= Self.maximumWords else { throw CommandError("at most \(Self.maximumWords) chapter words") }
             next.skipChapters = kept
         }
+        if let skipSilence = change.skipSilence { next.skipSilence = skipSilence }
+        if let leveling = change.leveling { next.leveling = leveling }
         return next
     }
 
-    enum CodingKeys: String, CodingKey { case introSkip, outroSkip, skipChapters }
+    enum CodingKeys: String, CodingKey { case introSkip, outroSkip, skipChapters, skipSilence, leveling }
 
     /// A stored entry with a key missing or out of range keeps that key's default.
     public init(from decoder: Decoder) throws {
@@ -118,6 +134,8 @@ public struct PodcastSkips: Codable, Sendable, Equatable {
         outroSkip = c.tolerantNumber(.outroSkip, in: Self.secondsRange, default: 0)
         let words = ((try? c.decodeIfPresent([String].self, forKey: .skipChapters)) ?? nil) ?? []
         skipChapters = Array(words.filter { !Self.words($0).isEmpty }.prefix(Self.maximumWords))
+        skipSilence = (try? c.decodeIfPresent(SilenceSkipping.self, forKey: .skipSilence)) ?? nil
+        leveling = (try? c.decodeIfPresent(Leveling.self, forKey: .leveling)) ?? nil
     }
 }
 

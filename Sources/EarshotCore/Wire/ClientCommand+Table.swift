@@ -51,9 +51,11 @@ extension ClientCommand {
         "settings": { f throws(CommandError) in
             let change = PlaybackSettings.Change(playedMargin: try f.optionalNumber("playedMargin"),
                                                  skipBack: try f.optionalNumber("skipBack"),
-                                                 skipForward: try f.optionalNumber("skipForward"))
+                                                 skipForward: try f.optionalNumber("skipForward"),
+                                                 skipSilence: try f.choice("skipSilence", SilenceSkipping.self) ?? nil,
+                                                 leveling: try f.choice("leveling", Leveling.self) ?? nil)
             guard change != PlaybackSettings.Change() else {
-                throw CommandError("\"settings\" needs \"playedMargin\", \"skipBack\" or \"skipForward\"")
+                throw CommandError("\"settings\" needs \"playedMargin\", \"skipBack\", \"skipForward\", \"skipSilence\" or \"leveling\"")
             }
             _ = try PlaybackSettings().applying(change) // range errors here, before the engine sees it
             return .settings(change)
@@ -77,9 +79,11 @@ extension ClientCommand {
                 }
             }
             let change = PodcastSkips.Change(introSkip: try f.optionalNumber("introSkip"),
-                                             outroSkip: try f.optionalNumber("outroSkip"), skipChapters: words)
+                                             outroSkip: try f.optionalNumber("outroSkip"), skipChapters: words,
+                                             skipSilence: try f.choice("skipSilence", SilenceSkipping.self, orDefault: true),
+                                             leveling: try f.choice("leveling", Leveling.self, orDefault: true))
             guard change != PodcastSkips.Change() else {
-                throw CommandError("\"podcast.settings\" needs \"introSkip\", \"outroSkip\" or \"skipChapters\"")
+                throw CommandError("\"podcast.settings\" needs \"introSkip\", \"outroSkip\", \"skipChapters\", \"skipSilence\" or \"leveling\"")
             }
             _ = try PodcastSkips().applying(change) // range errors here, before the engine sees it
             return .podcastSettings(podcast: podcast, change)

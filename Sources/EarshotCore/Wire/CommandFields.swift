@@ -23,6 +23,20 @@ public struct CommandFields: Sendable {
         has(key) ? try number(key) : nil
     }
 
+    /// One of `Choice`'s names when the key is there (nil when it is not). `orDefault`: null or
+    /// "default" are allowed too and mean "back to the default" (`.some(nil)`).
+    func choice<Choice: RawRepresentable & CaseIterable>(_ key: String, _ type: Choice.Type,
+                                                        orDefault: Bool = false) throws(CommandError) -> Choice??
+    where Choice.RawValue == String {
+        guard has(key) else { return nil }
+        if orDefault, isNull(key) || string(key) == "default" { return .some(nil) }
+        guard let raw = string(key), let value = Choice(rawValue: raw) else {
+            let names = Choice.allCases.map { "\"\($0.rawValue)\"" } + (orDefault ? ["\"default\""] : [])
+            throw CommandError("\"\(key)\" must be one of \(names.joined(separator: ", "))")
+        }
+        return .some(value)
+    }
+
     func bool(_ key: String) throws(CommandError) -> Bool {
         guard let value = fields[key]?.bool else { throw CommandError("\"\(name)\" needs a boolean \"\(key)\"") }
         return value

@@ -1,0 +1,81 @@
+import FoundationEssentials
+
+/// How Earshot evens loudness (issue 18): off, `normalize` (every show at the same loudness) or
+/// `boost` (that, plus quiet voices raised: for a noisy room).
+///
+/// Chosen by measurement (bench/leveling.py, tones and speech at −30 and −14 dBFS): ffmpeg's
+/// `loudnorm` in its one-pass mode brings both within 0.1 dB of −16 LUFS from the first seconds
+/// and keeps mpv's positions true; `dynaudnorm` left 5 dB between them after 6 s (its window
+/// is long), `speechnorm` alone left them 16 dB apart (it shapes within a voice, not between
+/// shows). Boost therefore puts `speechnorm` (quiet syllables raised) before `loudnorm`.
+/// A downloaded episode measured at download time (EBU R128) is evened by a fixed gain
+/// instead: its own dynamics stay as they were mastered.
+public enum Leveling: String, Codable, Sendable, CaseIterable {
+    case off, normalize, boost
+
+    /// The loudness aimed at (LUFS): −16, the common target for spoken podcasts.
+    public var target: Double {
+        switch self {
+        case .off: return 0
+        case .normalize: return -16
+        case .boost: return -14
+        }
+    }
+
+    /// The highest true peak a fixed gain may raise an episode to (dBTP).
+    public static let peakCeiling: Double = -1
+    /// The most a fixed gain adds or takes away (dB).
+    public static let gainRange: ClosedRange<Double> = -20...20
+
+    /// The fixed gain (dB) that brings an episode measured at `loudness` LUFS with a true peak
+    /// of `peak` dBTP to this target, held below the peak ceiling and within `gainRange`.
+    public func gain(loudness: Double, peak: Double) -> Double? {
+        guard self != .off, loudness.isFinite, loudness > -70 else { return nil }
+        var gain = target - loudness
+        if peak.isFinite { gain = min(gain, Self.peakCeiling - peak) }
+        return min(max(gain, Self.gainRange.lowerBound), Self.gainRange.upperBound)
+    }
+
+    /// The filters in mpv's chain (ffmpeg's option syntax), in order; empty when off. `gain`: a
+    /// measured episode's fixed gain (then no `loudnorm`).
+    public func filters(gain: Double?) -> [String] {
+        var chain: [String] = []
+        if self == .boost { chain.append("speechnorm=e=6:r=0.0005:l=1") }
+        switch self {
+        case .off: return []
+        case .normalize, .boost:
+            if let gain {
+                chain.append("volume=\((gain * 100).rounded() / 100)dB")
+            } else {
+                // One pass, live: it looks 3 s ahead and holds true peaks below −1.5 dBTP.
+                chain.append("loudnorm=I=\(Int(target)):TP=-1.5:LRA=\(self == .boost ? 7 : 11)")
+            }
+        }
+        return chain
+    }
+}
+
+/// mpv's audio filter chain for one episode: the silence detector first (it must hear the file as
+/// it is, before any speed change), then leveling, then `scaletempo2` (speed keeps the pitch).
+public struct AudioFilterChain: Sendable, Equatable {
+    public var skipSilence: SilenceSkipping
+    public var leveling: Leveling
+    public var gain: Double?
+
+    public init(skipSilence: SilenceSkipping = .off, leveling: Leveling = .off, gain: Double? = nil) {
+        self.skipSilence = skipSilence; self.leveling = leveling; self.gain = gain
+    }
+
+    /// Labels mpv knows the filters by (`af-metadata/silence` is read by its label).
+    public static let silenceLabel = "silence", levelLabel = "level", tempoLabel = "tempo"
+
+    /// The `af` option's value.
+    public var mpvValue: String {
+        var parts: [String] = []
+        if let detector = skipSilence.detector { parts.append("@\(Self.silenceLabel):lavfi=[\(detector)]") }
+        let level = leveling.filters(gain: gain)
+        if !level.isEmpty { parts.append("@\(Self.levelLabel):lavfi=[\(level.joined(separator: ","))]") }
+        parts.append("@\(Self.tempoLabel):scaletempo2")
+        return parts.joined(separator: ",")
+    }
+}
