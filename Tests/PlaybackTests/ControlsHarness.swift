@@ -65,6 +65,16 @@ final class ControlsHarness: @unchecked Sendable {
         return condition(await engine.state)
     }
 
+    /// Polls `condition` (e.g. of mpv's own properties) until it holds or `timeout` passes.
+    func waitFor(timeout: Double = 8, _ condition: () async -> Bool) async -> Bool {
+        let deadline = Date().addingTimeInterval(timeout)
+        while Date() < deadline {
+            if await condition() { return true }
+            try? await Task.sleep(for: .milliseconds(20))
+        }
+        return await condition()
+    }
+
     /// Plays `episode` from the top and waits until mpv really produces time.
     func playFromStart(_ episode: Episode) async throws {
         try await engine.handle(.play(episode: episode.id))

@@ -48,7 +48,7 @@ struct PlayedMarginEngineTests {
         // A new engine on the same library keeps the listener's choice.
         let again = try await PlaybackHarness.make(seconds: 40, directory: directory)
         #expect(await again.engine.state.settings.playedMargin == 4)
-        #expect(try await again.store.setting("playback.settings") == #"{"playedMargin":4,"podcastSpeeds":{},"podcasts":{},"skipBack":15,"skipForward":30}"#)
+        #expect(try await again.store.setting("playback.settings") == #"{"leveling":"off","playedMargin":4,"podcastSpeeds":{},"podcasts":{},"skipBack":15,"skipForward":30,"skipSilence":"off"}"#)
         await again.close()
     }
 }

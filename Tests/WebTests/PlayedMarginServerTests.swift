@@ -21,7 +21,7 @@ struct PlayedMarginServerTests {
             #expect((seen["settings"] as? [String: Any])?["playedMargin"] as? Double == 90)
             let api = try await h.json("/api/state")
             #expect((api["settings"] as? [String: Any])?["playedMargin"] as? Double == 90)
-            #expect(try await h.store.setting("playback.settings") == #"{"playedMargin":90,"podcastSpeeds":{},"podcasts":{},"skipBack":15,"skipForward":30}"#)
+            #expect(try await h.store.setting("playback.settings") == #"{"leveling":"off","playedMargin":90,"podcastSpeeds":{},"podcasts":{},"skipBack":15,"skipForward":30,"skipSilence":"off"}"#)
 
             try await a.send(#"{"id":"bad","cmd":"settings","playedMargin":700}"#)
             let error = try await a.receive { $0["type"] as? String == "error" }

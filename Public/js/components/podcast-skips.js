@@ -2,11 +2,13 @@
 // before the end (its outro: the episode counts as played there), and skip chapters whose titles
 // hold one of a few words ("Sponsor", "Ad"). Server settings (`state.settings.podcasts[id]`,
 // changed with `podcast.settings`), so every client shows the same; a fold that says in one line
-// what is set.
+// what is set. Its own skip silence and volume leveling too (applied when chosen; "Default"
+// follows the player's).
 
 import { h } from '../core/dom.js';
 import { socket } from '../core/socket.js';
 import { Cmd } from '../core/commands.js';
+import { LEVELING, SILENCE, choiceName, choiceSelect } from './listening-settings.js';
 
 /** The fold for podcast `id`; `update(state)` shows the server's values (not while typing). */
 export function podcastSkips(id) {
@@ -16,6 +18,11 @@ export function podcastSkips(id) {
     type: 'text', class: 'text-input skip-chapters-input', placeholder: 'Sponsor, Ad',
     'aria-label': 'Skip chapters whose titles hold these words (commas between)', autocomplete: 'off', spellcheck: 'false',
   });
+  const withDefault = (choices) => [['default', 'Default'], ...choices];
+  const silence = choiceSelect('podcast-silence', 'Skip silence', 'Pauses in this podcast play through fast',
+    withDefault(SILENCE), (value) => socket.send(Cmd.podcastSettings, { podcast: id, skipSilence: value }));
+  const leveling = choiceSelect('podcast-leveling', 'Volume', 'This podcast at the same loudness as the others',
+    withDefault(LEVELING), (value) => socket.send(Cmd.podcastSettings, { podcast: id, leveling: value }));
   const save = h('button', { type: 'submit', class: 'button button-small button-primary skips-save' }, 'Save');
   const summary = h('span', { class: 'skips-summary' });
   const form = h('form', { class: 'skips-form', id: 'podcast-skips-form' },
@@ -24,7 +31,8 @@ export function podcastSkips(id) {
     h('p', { class: 'skips-hint' }, 'Whole words, any case, commas between. A skip is shown with Undo for 5 seconds.'),
     save);
   const el = h('details', { class: 'podcast-skips' },
-    h('summary', { class: 'skips-heading' }, h('span', {}, 'Skips'), summary), form);
+    h('summary', { class: 'skips-heading' }, h('span', {}, 'Skips'), summary),
+    h('div', { class: 'skips-choices' }, silence.el, leveling.el), form);
 
   form.addEventListener('submit', (event) => {
     event.preventDefault();
@@ -39,7 +47,8 @@ export function podcastSkips(id) {
   let shown = null;
   const update = (state) => {
     const skips = state?.settings?.podcasts?.[String(id)] ?? {};
-    const next = JSON.stringify(skips);
+    const defaults = { skipSilence: state?.settings?.skipSilence ?? 'off', leveling: state?.settings?.leveling ?? 'off' };
+    const next = JSON.stringify([skips, defaults]);
     if (next === shown) return;
     shown = next;
     const typing = form.contains(document.activeElement) && document.activeElement !== save;
@@ -48,6 +57,10 @@ export function podcastSkips(id) {
       outro.show(skips.outroSkip ?? 0);
       words.value = (skips.skipChapters ?? []).join(', ');
     }
+    silence.show(skips.skipSilence ?? 'default');
+    leveling.show(skips.leveling ?? 'default');
+    silence.select.options[0].textContent = `Default (${choiceName(SILENCE, defaults.skipSilence)})`;
+    leveling.select.options[0].textContent = `Default (${choiceName(LEVELING, defaults.leveling)})`;
     summary.textContent = describe(skips);
   };
   return { el, update };
@@ -59,6 +72,8 @@ function describe(skips) {
   if (skips.introSkip > 0) parts.push(`intro ${skips.introSkip} s`);
   if (skips.outroSkip > 0) parts.push(`outro ${skips.outroSkip} s`);
   if (skips.skipChapters?.length) parts.push(`chapters: ${skips.skipChapters.join(', ')}`);
+  if (skips.skipSilence) parts.push(`silence ${choiceName(SILENCE, skips.skipSilence).toLowerCase()}`);
+  if (skips.leveling) parts.push(choiceName(LEVELING, skips.leveling).toLowerCase());
   return parts.length ? parts.join(' · ') : 'Off';
 }
 

@@ -1,6 +1,7 @@
 // Full player `/player`: large artwork, title, podcast, the scrubber with elapsed and
 // −remaining, skip back/forward (by the listener's intervals), play/pause, speed, the sleep timer,
-// volume and mute, the skip intervals and played margin (server settings) and this device's
+// volume and mute, skip silence and volume leveling, the skip intervals and played margin (server
+// settings) and this device's
 // lock-screen switch; the chapter list and the transcript beside it (wide) or below it (narrow).
 
 import { h, safeUrl } from '../core/dom.js';
@@ -18,6 +19,7 @@ import { sleepButton } from '../components/sleep-menu.js';
 import { skipIntervalSettings, skipIntervals } from '../components/skip-intervals.js';
 import { mediaSessionSetting } from '../components/media-session.js';
 import { playedMarginSetting } from '../components/played-margin.js';
+import { listeningSettings } from '../components/listening-settings.js';
 import { outputButton } from '../components/output-menu.js';
 import { handoffPanel } from '../components/handoff-panel.js';
 import { artworkURL } from '../core/artwork-url.js';
@@ -34,6 +36,7 @@ export const playerView = {
     const handoffUI = handoffPanel();
     const skips = skipIntervalSettings();
     const margin = playedMarginSetting();
+    const listening = listeningSettings();
     const art = h('img', { class: 'player-art', alt: '', width: 512, height: 512 });
     const artBox = h('div', { class: 'player-art-box' }, art);
     const title = h('h1', { class: 'player-title', tabindex: '-1' });
@@ -76,7 +79,7 @@ export const playerView = {
         h('a', { class: 'button button-small player-queue-link', href: '/queue' }, icon('queue'), h('span', { class: 'button-label' }, 'Queue'))),
       h('div', { class: 'player-controls' }, speed.el, sleep.el, output.el),
       volume.el,
-      h('div', { class: 'player-extras' }, skips.el, margin.el, lockScreenSwitch()));
+      h('div', { class: 'player-extras' }, listening.el, skips.el, margin.el, lockScreenSwitch()));
     const empty = h('div', { class: 'player-empty' },
       h('h1', { class: 'player-title', tabindex: '-1' }, 'Nothing is playing'),
       h('p', { class: 'player-empty-links' }, h('a', { class: 'button', href: '/' }, 'Choose an episode'),
@@ -130,6 +133,7 @@ export const playerView = {
         skips.update(state?.settings);
         showSkips();
         margin.update(state?.settings);
+        listening.update(state?.settings);
         const shuffled = Boolean(state?.shuffle);
         shuffle.setAttribute('aria-pressed', String(shuffled));
         const mode = ['all', 'one'].includes(state?.repeat) ? state.repeat : 'off';

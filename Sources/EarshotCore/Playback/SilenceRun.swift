@@ -5,8 +5,8 @@ import FoundationEssentials
 /// pause that ended, in seconds of the file). Pure; the engine carries the actions out.
 ///
 /// mpv keeps the last value of each key and reports the whole set whenever it changes, and
-/// again after a seek: a value counts only when it is new, and a pause only when it starts at
-/// or after `floor` (where playing last restarted, or the end of the pause last skipped —
+/// again after a seek: a value counts only when it is new, and a pause only when it starts
+/// after `floor` (where playing last restarted, or the end of the pause last skipped —
 /// after a skip lands inside a pause, the detector finds "a new pause" there, which is the old one).
 public struct SilenceRun: Sendable, Equatable {
     /// What the engine does.
@@ -20,7 +20,7 @@ public struct SilenceRun: Sendable, Equatable {
 
     /// Where the detector had got to when playing sped up (nil: at the listener's speed).
     public private(set) var fastFrom: Double?
-    /// Pauses starting before this are old news.
+    /// Pauses starting at or before this are old news.
     public private(set) var floor: Double = 0
     private var seenStart: Double?
     private var seenEnd: Double?
@@ -48,7 +48,7 @@ public struct SilenceRun: Sendable, Equatable {
             floor = end
             return .resume(at: max(from, end - level.keep), end: end, from: from)
         }
-        guard level != .off, newStart, let start, start >= floor else { return nil }
+        guard level != .off, newStart, let start, start > floor else { return nil }
         // A pause that began and ended between two reports is over already.
         if let end, newEnd, end >= start { return nil }
         fastFrom = start + level.minimum

@@ -41,7 +41,7 @@ struct PlayedMarginTests {
             (#"{"cmd":"settings","playedMargin":601}"#, "playedMargin must be between 0 and 600 seconds"),
             (#"{"cmd":"settings","playedMargin":-1}"#, "playedMargin must be between 0 and 600 seconds"),
             (#"{"cmd":"settings","playedMargin":"30"}"#, "\"settings\" needs a number \"playedMargin\""),
-            (#"{"cmd":"settings"}"#, "\"settings\" needs \"playedMargin\", \"skipBack\" or \"skipForward\""),
+            (#"{"cmd":"settings"}"#, "\"settings\" needs \"playedMargin\", \"skipBack\", \"skipForward\", \"skipSilence\" or \"leveling\""),
         ] {
             #expect(ClientCommand.decode(frame).result == .failure(CommandError(message)), "\(frame)")
         }
