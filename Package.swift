@@ -69,7 +69,7 @@ let package = Package(
         .testTarget(name: "FeedFetchingTests", dependencies: ["FeedFetching", "Feeds", "HTTPClient", "EarshotCore", "TestSupport"]),
         .testTarget(name: "LibraryTests", dependencies: ["Library", "EarshotCore", "TestSupport"]),
         .testTarget(name: "PlaybackTests", dependencies: ["Playback", "Library", "EarshotCore", "TestSupport"]),
-        .testTarget(name: "DownloadsTests", dependencies: ["Downloads", "Library", "EarshotCore", "TestSupport"]),
+        .testTarget(name: "DownloadsTests", dependencies: ["Downloads", "Library", "EarshotCore", "TestSupport", "Playback"]),
         .testTarget(name: "WebTests", dependencies: ["Web", "Playback", "Downloads", "Library", "Feeds", "EarshotCore", "Snapcast", "TestSupport"]),
         .testTarget(name: "ArtworkTests", dependencies: ["Artwork", "EarshotCore", "Library", "TestSupport"]),
     ],

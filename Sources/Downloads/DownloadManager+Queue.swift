@@ -131,6 +131,7 @@ extension DownloadManager {
                 try PartFile.moveIntoPlace(partPath(item), finalPath(item))
                 transition(&item, .finish(bytes: bytes), now: now)
                 localFiles.set(episode: id, path: finalPath(item), urls: [item.url, item.info.mediaURL])
+                measureLater(id)
             } catch {
                 transition(&item, .fail(.disk(error.description), bytes: bytes), now: now)
             }

@@ -17,6 +17,7 @@ extension DownloadManager {
             return
         }
         let now = Date()
+        let measured = (try? await store.downloadLoudness()) ?? [:]
         var claimed: Set<String> = []
         for var item in stored {
             let id = item.episodeID
@@ -29,6 +30,8 @@ extension DownloadManager {
                 transition(&item, .recovered(bytes: size), now: now)
                 items[id] = item
                 localFiles.set(episode: id, path: final, urls: [item.url, item.info.mediaURL])
+                // Measured in an earlier run, or now (downloads from before leveling existed too).
+                if let loudness = measured[id] { localFiles.setLoudness(episode: id, loudness) } else { measureLater(id) }
                 continue
             }
             claimed.insert(item.file + ".part")
@@ -36,6 +39,7 @@ extension DownloadManager {
             if partSize == nil, let size = PartFile.size(atPath: final), let expected = item.expectedBytes, size == expected {
                 transition(&item, .recovered(bytes: size), now: now)
                 localFiles.set(episode: id, path: final, urls: [item.url, item.info.mediaURL])
+                measureLater(id)
             } else {
                 transition(&item, .interrupted(partBytes: partSize), now: now)
             }

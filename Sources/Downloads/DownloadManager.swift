@@ -27,6 +27,8 @@ public actor DownloadManager {
         /// Seconds without a byte before a transfer counts as stalled (and is retried).
         public var stallTimeout = 60
         public var userAgent = Earshot.userAgent
+        /// Measures a finished file's loudness (EBU R128) for leveling; nil: files are not measured.
+        public var measure: (@Sendable (String) async -> Loudness?)?
 
         public init(folder: URL) { self.folder = folder }
     }
@@ -46,6 +48,10 @@ public actor DownloadManager {
     /// so two transfers never write the same partial file.
     var stopping: [Int64: Running] = [:]
     var lastProgressSave: [Int64: Date] = [:]
+    /// Finished downloads waiting to be measured, and the task measuring them one at a time
+    /// (DownloadManager+Loudness).
+    var toMeasure: [Int64] = []
+    var measuring: Task<Void, Never>?
     var listeners = Listeners<DownloadsMessage>()
     var throttle: PublishThrottle
     var publishTask: Task<Void, Never>?
@@ -91,6 +97,7 @@ public actor DownloadManager {
                     case .progress(let id, let bytes): try await store.saveDownloadProgress(episodeID: id, bytes: bytes)
                     case .remove(let id): try await store.removeDownload(episodeID: id)
                     case .setting(let key, let value): try await store.setSetting(key, value)
+                    case .loudness(let id, let value): try await store.setDownloadLoudness(episodeID: id, value)
                     case .afterward(let then): then()
                     }
                 } catch {
@@ -159,6 +166,7 @@ public actor DownloadManager {
         case progress(episode: Int64, bytes: Int64)
         case remove(episode: Int64)
         case setting(key: String, value: String)
+        case loudness(episode: Int64, Loudness)
         /// Called once everything before it is written (or failed to be): `flush`, and a transfer
         /// waiting to write its first byte (`StoredSignal`).
         case afterward(@Sendable () -> Void)

@@ -1,3 +1,4 @@
+import EarshotCore
 import Foundation
 
 /// The finished downloads by media address, for the player: asked (synchronously, from the
@@ -9,6 +10,8 @@ public final class LocalFiles: @unchecked Sendable {
     private let lock = NSLock()
     private var byURL: [String: String] = [:]
     private var byEpisode: [Int64: [String]] = [:]
+    private var loudnessByEpisode: [Int64: Loudness] = [:]
+    private var episodeByURL: [String: Int64] = [:]
 
     init(folder: URL) {
         self.folder = folder.standardizedFileURL.path
@@ -27,17 +30,27 @@ public final class LocalFiles: @unchecked Sendable {
         let standardized = URL(fileURLWithPath: path).standardizedFileURL.path
         guard standardized.hasPrefix(folder + "/") else { return }
         lock.withLock {
-            for old in byEpisode[id] ?? [] { byURL[old] = nil }
+            for old in byEpisode[id] ?? [] { byURL[old] = nil; episodeByURL[old] = nil }
             let addresses = Array(Set(urls.filter { !$0.isEmpty }))
-            for url in addresses { byURL[url] = standardized }
+            for url in addresses { byURL[url] = standardized; episodeByURL[url] = id }
             byEpisode[id] = addresses
         }
     }
 
     func remove(episode id: Int64) {
         lock.withLock {
-            for url in byEpisode[id] ?? [] { byURL[url] = nil }
+            for url in byEpisode[id] ?? [] { byURL[url] = nil; episodeByURL[url] = nil }
             byEpisode[id] = nil
+            loudnessByEpisode[id] = nil
         }
+    }
+
+    /// The measured loudness of the download of a media URL (nil: none, or not measured yet).
+    public func loudness(forMediaURL url: String) -> Loudness? {
+        lock.withLock { episodeByURL[url].flatMap { loudnessByEpisode[$0] } }
+    }
+
+    func setLoudness(episode id: Int64, _ loudness: Loudness) {
+        lock.withLock { loudnessByEpisode[id] = loudness }
     }
 }

@@ -25,4 +25,11 @@ extension LibrarySchema {
             updated_at REAL NOT NULL
         );
         """
+
+    /// Issue 18: a finished download's EBU R128 measurement (integrated LUFS, true peak dBTP),
+    /// taken once after it landed; NULL until then (and for a file of digital silence's peak).
+    static let loudness = """
+        ALTER TABLE downloads ADD COLUMN loudness REAL;
+        ALTER TABLE downloads ADD COLUMN true_peak REAL;
+        """
 }

@@ -32,6 +32,9 @@ enum LibrarySchema {
         migrator.register("v10-sync") { db in
             try db.execute(sync) // LibrarySchema+Sync.swift
         }
+        migrator.register("v11-loudness") { db in
+            try db.execute(loudness) // LibrarySchema+Downloads.swift
+        }
         return migrator
     }()
 

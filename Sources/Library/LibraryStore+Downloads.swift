@@ -55,8 +55,24 @@ extension LibraryStore {
     public func removeDownload(episodeID: Int64) throws {
         try database.run("""
             UPDATE downloads SET state = 'removed', bytes = 0, error = NULL, retry_at = NULL, etag = NULL,
-                last_modified = NULL, updated_at = ? WHERE episode_id = ?
+                last_modified = NULL, loudness = NULL, true_peak = NULL, updated_at = ? WHERE episode_id = ?
             """, [Date(), episodeID])
+    }
+
+    /// Stores a finished download's loudness (`Loudness`, measured after it landed).
+    public func setDownloadLoudness(episodeID: Int64, _ loudness: Loudness) throws {
+        try database.run("UPDATE downloads SET loudness = ?, true_peak = ?, updated_at = ? WHERE episode_id = ?",
+                         [loudness.integrated, loudness.truePeak.isFinite ? loudness.truePeak : nil, Date(), episodeID])
+    }
+
+    /// The loudness of every finished download measured so far, by episode.
+    public func downloadLoudness() throws -> [Int64: Loudness] {
+        let rows = try database.fetchAll("""
+            SELECT episode_id, loudness, true_peak FROM downloads WHERE state = 'done' AND loudness IS NOT NULL
+            """) { row in
+            (row.int64(at: 0), Loudness(integrated: row.double(at: 1), truePeak: row.optionalDouble(at: 2) ?? -.infinity))
+        }
+        return Dictionary(rows, uniquingKeysWith: { first, _ in first })
     }
 
     /// A subscribed podcast's newest `limit` episodes, newest first, as the auto-download policy sees them.

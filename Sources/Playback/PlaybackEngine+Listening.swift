@@ -15,7 +15,7 @@ extension PlaybackEngine {
     /// The chain an episode plays through: its podcast's skip silence and leveling (or the
     /// defaults), with its measured gain when it has one.
     func filters(for episode: Episode) -> AudioFilterChain {
-        state.settings.filters(for: episode.podcastID)
+        state.settings.filters(for: episode.podcastID, measured: measuredLoudness(episode.mediaURL))
     }
 
     /// Gives mpv the chain `episode` plays through (before it loads, or when a setting changed
@@ -27,6 +27,7 @@ extension PlaybackEngine {
             player.setFilters(chain.mpvValue)
             listening.applied = chain
         }
+        state.levelGain = chain.gain
         silenceRestarted(at: position)
     }
 
@@ -82,6 +83,7 @@ extension PlaybackEngine {
         guard chain != listening.applied else { return }
         player.setFilters(chain.mpvValue)
         listening.applied = chain
+        state.levelGain = chain.gain
         silenceRestarted(at: state.position)
     }
 }

@@ -13,6 +13,9 @@ public actor PlaybackEngine {
     let store: LibraryStore
     /// Turns a stored media URL into what mpv should open (e.g. a bundled file's path).
     let resolveMedia: @Sendable (String) -> String
+    /// A downloaded episode's measured loudness by its media URL (leveling then plays it at a
+    /// fixed gain); nil when it has none.
+    let measuredLoudness: @Sendable (String) -> Loudness?
 
     public internal(set) var state = PlaybackState()
     private(set) var seq: UInt64 = 0
@@ -55,10 +58,12 @@ public actor PlaybackEngine {
     /// How often a `time` message goes out while playing.
     public static let tickInterval: Duration = .milliseconds(500)
 
-    public init(player: MPVPlayer, store: LibraryStore, resolveMedia: @escaping @Sendable (String) -> String = { $0 }) {
+    public init(player: MPVPlayer, store: LibraryStore, resolveMedia: @escaping @Sendable (String) -> String = { $0 },
+                measuredLoudness: @escaping @Sendable (String) -> Loudness? = { _ in nil }) {
         self.player = player
         self.store = store
         self.resolveMedia = resolveMedia
+        self.measuredLoudness = measuredLoudness
     }
 
     /// Starts consuming mpv's events and the 0.5 s ticker. Call once.

@@ -138,15 +138,17 @@ do { player = try MPVPlayer(audioOutput: options.audioOutput, caFile: caBundle) 
 }
 // Offline copies live in DATA/downloads; the manager starts (and resumes what was running) below.
 var downloadSettings = DownloadManager.Configuration(folder: options.dataDirectory.appendingPathComponent("downloads"))
+// Each finished download is measured once (EBU R128) so leveling plays it at a fixed gain.
+downloadSettings.measure = { path in await MPVLoudnessMeter.measure(path: path) }
 let downloads = DownloadManager(store: store, configuration: downloadSettings)
 let localFiles = downloads.localFiles
 // A downloaded episode plays from its file (network or not). Root-relative media ("/demo/…") is
 // ours: mpv reads it straight from Public/.
-let engine = PlaybackEngine(player: player, store: store) { url in
+let engine = PlaybackEngine(player: player, store: store, resolveMedia: { url in
     if let file = localFiles.path(forMediaURL: url) { return file }
     guard url.hasPrefix("/"), !url.contains("..") else { return url }
     return publicDirectory.path + url
-}
+}, measuredLoudness: { url in localFiles.loudness(forMediaURL: url) })
 await engine.start()
 // The command line wins over the stored margin (and is stored: the web UI shows and changes it).
 if let margin = options.playedMargin {

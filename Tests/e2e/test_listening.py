@@ -2,11 +2,30 @@
 a second client), a podcast's own choice in its Skips fold ("Default (…)" names what applies),
 and mpv's filter chain following while an episode plays."""
 
+import io
+import math
+import wave
+from array import array
+
 from selenium.webdriver.support.ui import Select
 
-from conftest import SCREENSHOTS, by_css, open_page, set_viewport, tap, wait_until, overflow
+from conftest import SCREENSHOTS, by_css, command, open_page, overflow, set_viewport, tap, wait_until
+from feeds import item, rss
 from test_controls import open_player, start
 from test_queue import second_browser
+
+
+def quiet_tone(seconds=20, rate=44100):
+    """A mono WAV of 440 Hz at −30 dBFS RMS (peak −27 dBFS)."""
+    amplitude = 32767 * 10 ** (-27 / 20)
+    frames = array("h", (int(amplitude * math.sin(2 * math.pi * 440 * i / rate)) for i in range(seconds * rate)))
+    out = io.BytesIO()
+    with wave.open(out, "wb") as wav:
+        wav.setnchannels(1)
+        wav.setsampwidth(2)
+        wav.setframerate(rate)
+        wav.writeframes(frames.tobytes())
+    return out.getvalue()
 
 
 def settings(server):
@@ -68,3 +87,35 @@ def test_skip_silence_and_leveling_from_the_player_and_the_podcast_page(own_serv
         wait_until(lambda: by_css(driver, ".podcast-skips .skips-summary").text == "Off", message="the summary says Off")
     finally:
         other.quit()
+
+
+def test_a_downloaded_episode_plays_at_its_measured_gain(own_server, driver, feed_server):
+    """A download is measured when it lands; with leveling on, the player shows the fixed gain it
+    plays at: a 440 Hz sine at −30 dBFS RMS measures −30.7 LUFS (R128's K weighting is −0.7 dB at
+    440 Hz), so +14.7 dB brings it to −16 LUFS."""
+    server = own_server
+    audio = feed_server.put("/leveling.wav", quiet_tone(), content_type="audio/wav")
+    feed = feed_server.put("/leveling.xml", rss("Leveling", [item("Measured", "measured-1", audio)]))
+    podcast = server.subscribe(feed)
+    episode = server.get_json(f"/api/episodes?podcast={podcast['id']}")["episodes"][0]
+    open_page(driver, server, "/")
+    assert command(driver, "settings", leveling="normalize")["type"] == "ack"
+    reply = command(driver, "download", episode=episode["id"])
+    assert reply["type"] == "ack", reply
+
+    def measured_gain():
+        # The gain is taken when an episode loads: load it again until the measurement is in.
+        command(driver, "stop")
+        command(driver, "play", episode=episode["id"])
+        return server.state()["levelGain"]
+    gain = wait_until(measured_gain, timeout=20, interval=0.3, message="the download measured and played at its gain")
+    assert abs(gain - 14.7) < 0.5, f"gain {gain}: not −16 LUFS less the tone's −30.7"
+    open_player(driver, server)
+    shown = wait_until(lambda: (g := by_css(driver, ".player .leveling-gain")).is_displayed() and g.text, message="the gain shown")
+    assert shown == f"+{gain:.1f} dB", shown
+    set_viewport(driver, 390, 844, mobile=True)
+    by_css(driver, ".leveling-gain").location_once_scrolled_into_view
+    shot(driver, "listening-gain-phone")
+    set_viewport(driver, 1280, 800)
+    assert command(driver, "settings", leveling="off")["type"] == "ack"
+    wait_until(lambda: not by_css(driver, ".player .leveling-gain").is_displayed(), message="no gain shown with leveling off")

@@ -8,7 +8,9 @@ of what is said is lost or sped up), each chapter reached when its own tone is h
 position the file's end, and the listener's speed shown as 1× throughout.
 
 Leveling: two episodes, the same tone at −30 and at −14 dBFS, come out within 2 dB of each other
-with the podcast's leveling on (and 16 dB apart with it off, measured the same way)."""
+with the podcast's leveling on (and 16 dB apart with it off, measured the same way): streamed
+(ffmpeg's loudnorm as they play), then downloaded (measured once, EBU R128, and played at the fixed
+gain `state.levelGain` shows)."""
 
 import json
 import time
@@ -134,6 +136,31 @@ def test_leveling_evens_two_shows(sound, earshot, tmp_path):  # noqa: F811
         client.command("play", episode=quiet)
         client.command("seek", to=0)
         on_quiet = play_level(client, recording, quiet, 7)
-        audio.report("leveling", off=[round(x, 2) for x in off], on=[round(on_quiet, 2), round(on_loud, 2)])
         assert abs(off[1] - off[0] - 16) < 1, f"without leveling the shows measured {off}: not 16 dB apart"
         assert abs(on_loud - on_quiet) <= 2, f"with leveling the shows measured {on_quiet:.1f} and {on_loud:.1f} dBFS"
+
+        # Downloaded: measured after they land, then played at a fixed gain.
+        client.command("pause")
+        for episode in (quiet, loud):
+            client.command("download", episode=episode)
+        gains = {}
+        for episode in (quiet, loud):
+            deadline = time.monotonic() + 20
+            while time.monotonic() < deadline:
+                client.command("stop")
+                client.command("play", episode=episode)
+                client.command("pause")
+                gains[episode] = earshot.state()["levelGain"]
+                if gains[episode] is not None:
+                    break
+                time.sleep(0.3)
+            assert gains.get(episode) is not None, f"episode {episode} was never played at a measured gain: {earshot.state()}"
+        client.command("seek", to=0)
+        fixed_loud = play_level(client, recording, loud, 7)
+        client.command("play", episode=quiet)
+        client.command("seek", to=0)
+        fixed_quiet = play_level(client, recording, quiet, 7)
+        audio.report("leveling", off=[round(x, 2) for x in off], on=[round(on_quiet, 2), round(on_loud, 2)],
+                     gains=[gains[quiet], gains[loud]], downloaded=[round(fixed_quiet, 2), round(fixed_loud, 2)])
+        assert abs(gains[quiet] - 14.7) < 0.6 and abs(gains[loud] - -1.3) < 0.6, f"gains {gains}: not −16 LUFS less each one's loudness"
+        assert abs(fixed_loud - fixed_quiet) <= 2, f"downloaded, with leveling the shows measured {fixed_quiet:.1f} and {fixed_loud:.1f} dBFS"

@@ -28,16 +28,22 @@ export function choiceSelect(key, words, title, choices, onChange) {
   };
 }
 
-/** The player's defaults; `update(settings)` shows the server's values. */
+/** The player's defaults; `update(settings, state)` shows the server's values and the loaded
+ *  episode's measured gain. */
 export function listeningSettings() {
   const silence = choiceSelect('skip-silence', 'Skip silence', 'Pauses play through fast (podcasts without their own setting)',
     SILENCE, (value) => socket.send(Cmd.settings, { skipSilence: value }));
   const leveling = choiceSelect('leveling', 'Volume', 'Every show at the same loudness (podcasts without their own setting)',
     LEVELING, (value) => socket.send(Cmd.settings, { leveling: value }));
-  const el = h('div', { class: 'listening-settings' }, silence.el, leveling.el);
-  const update = (settings) => {
+  // The fixed gain the loaded episode plays at (a download measured when it landed).
+  const gain = h('span', { class: 'leveling-gain', title: 'Measured when it was downloaded (EBU R128)' });
+  const el = h('div', { class: 'listening-settings' }, silence.el, h('span', { class: 'leveling-box' }, leveling.el, gain));
+  const update = (settings, state) => {
     silence.show(settings?.skipSilence ?? 'off');
     leveling.show(settings?.leveling ?? 'off');
+    const db = state?.levelGain;
+    gain.hidden = typeof db !== 'number';
+    gain.textContent = typeof db === 'number' ? `${db > 0 ? '+' : db < 0 ? '−' : ''}${Math.abs(db).toFixed(1)} dB` : '';
   };
   return { el, update };
 }

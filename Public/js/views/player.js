@@ -133,7 +133,7 @@ export const playerView = {
         skips.update(state?.settings);
         showSkips();
         margin.update(state?.settings);
-        listening.update(state?.settings);
+        listening.update(state?.settings, state);
         const shuffled = Boolean(state?.shuffle);
         shuffle.setAttribute('aria-pressed', String(shuffled));
         const mode = ['all', 'one'].includes(state?.repeat) ? state.repeat : 'off';

@@ -29,11 +29,16 @@ public enum Leveling: String, Codable, Sendable, CaseIterable {
 
     /// The fixed gain (dB) that brings an episode measured at `loudness` LUFS with a true peak
     /// of `peak` dBTP to this target, held below the peak ceiling and within `gainRange`.
+    public func gain(for measured: Loudness?) -> Double? {
+        measured.flatMap { gain(loudness: $0.integrated, peak: $0.truePeak) }
+    }
+
     public func gain(loudness: Double, peak: Double) -> Double? {
         guard self != .off, loudness.isFinite, loudness > -70 else { return nil }
         var gain = target - loudness
         if peak.isFinite { gain = min(gain, Self.peakCeiling - peak) }
-        return min(max(gain, Self.gainRange.lowerBound), Self.gainRange.upperBound)
+        // Hundredths of a dB: what mpv is given and clients show.
+        return (min(max(gain, Self.gainRange.lowerBound), Self.gainRange.upperBound) * 100).rounded() / 100
     }
 
     /// The filters in mpv's chain (ffmpeg's option syntax), in order; empty when off. `gain`: a
@@ -45,7 +50,7 @@ public enum Leveling: String, Codable, Sendable, CaseIterable {
         case .off: return []
         case .normalize, .boost:
             if let gain {
-                chain.append("volume=\((gain * 100).rounded() / 100)dB")
+                chain.append("volume=\(gain)dB")
             } else {
                 // One pass, live: it looks 3 s ahead and holds true peaks below −1.5 dBTP.
                 chain.append("loudnorm=I=\(Int(target)):TP=-1.5:LRA=\(self == .boost ? 7 : 11)")

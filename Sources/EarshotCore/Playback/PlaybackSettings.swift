@@ -43,11 +43,12 @@ public struct PlaybackSettings: Codable, Sendable, Equatable {
     public func skips(for podcast: Int64) -> PodcastSkips { podcasts[podcast] ?? PodcastSkips() }
 
     /// The filters an episode of `podcast` plays through: its own skip silence and leveling, or
-    /// the defaults; `gain`: the episode's measured fixed gain, if it has one.
-    public func filters(for podcast: Int64, gain: Double? = nil) -> AudioFilterChain {
+    /// the defaults; `measured`: the episode's loudness, when it was measured (a fixed gain then
+    /// levels it).
+    public func filters(for podcast: Int64, measured: Loudness? = nil) -> AudioFilterChain {
         let own = skips(for: podcast)
         let leveling = own.leveling ?? self.leveling
-        return AudioFilterChain(skipSilence: own.skipSilence ?? skipSilence, leveling: leveling, gain: leveling == .off ? nil : gain)
+        return AudioFilterChain(skipSilence: own.skipSilence ?? skipSilence, leveling: leveling, gain: leveling.gain(for: measured))
     }
 
     /// A stored document with a key missing or out of range keeps that key's default: an old or

@@ -42,6 +42,9 @@ public struct PlaybackState: Sendable, Equatable {
     public var roomsNotice: String?
     /// The skip just made (an intro, an outro, a chapter), shown with an undo for a few seconds.
     public var skipped: SkipNotice?
+    /// The fixed gain (dB) leveling plays the loaded episode at, from its measured loudness (nil:
+    /// leveling is off, or it was not measured and plays through the live filter).
+    public var levelGain: Double?
 
     public init() {}
 

@@ -89,7 +89,10 @@ struct ListeningTests {
         settings.leveling = .normalize
         settings.podcasts = [7: PodcastSkips(skipSilence: .off, leveling: .boost)]
         #expect(settings.filters(for: 7) == AudioFilterChain(skipSilence: .off, leveling: .boost))
-        #expect(settings.filters(for: 8, gain: 3) == AudioFilterChain(skipSilence: .mild, leveling: .normalize, gain: 3))
+        #expect(settings.filters(for: 8, measured: Loudness(integrated: -19, truePeak: -6))
+            == AudioFilterChain(skipSilence: .mild, leveling: .normalize, gain: 3))
+        #expect(settings.filters(for: 7, measured: Loudness(integrated: -19, truePeak: -6))
+            == AudioFilterChain(skipSilence: .off, leveling: .boost, gain: 5), "boost aims at −14, the peak allows +5")
         let data = try JSONEncoder().encode(settings)
         #expect(try JSONDecoder().decode(PlaybackSettings.self, from: data) == settings)
         let odd = #"{"skipSilence": "loud", "leveling": 3, "podcasts": {"7": {"skipSilence": "huge", "leveling": "boost"}}}"#

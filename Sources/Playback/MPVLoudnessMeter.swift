@@ -1,0 +1,69 @@
+import CMPV
+import EarshotCore
+import Foundation
+
+/// Measures a file's loudness (EBU R128) with an mpv of its own: no sound output, decoding as
+/// fast as it can through ffmpeg's `ebur128` (integrated loudness and true peak, carried in its
+/// frames' metadata). A download is measured once, after it landed (issue 18: a fixed gain then
+/// levels it). One thread per measurement; the caller runs them one at a time.
+public enum MPVLoudnessMeter {
+    /// The most one measurement may take; a file that takes longer is left unmeasured.
+    public static let timeLimit: Double = 600
+
+    /// The loudness of the file at `path`, or nil when it could not be measured (not audio, a
+    /// broken file, no mpv, or longer than the time limit).
+    public static func measure(path: String) async -> Loudness? {
+        await withCheckedContinuation { continuation in
+            let thread = Thread { continuation.resume(returning: run(path: path)) }
+            thread.name = "loudness-meter"
+            thread.start()
+        }
+    }
+
+    private static func run(path: String) -> Loudness? {
+        if earshot_mpv_load() != nil { return nil }
+        earshot_mpv_set_c_numeric()
+        guard let h = earshot_mpv_create() else { return nil }
+        defer { earshot_mpv_terminate_destroy(h) }
+        let options: [(String, String)] = [
+            ("vid", "no"), ("video", "no"), ("audio-display", "no"), ("terminal", "no"), ("config", "no"),
+            ("idle", "yes"), ("ytdl", "no"), ("load-scripts", "no"), ("load-stats-overlay", "no"),
+            ("load-osd-console", "no"), ("load-auto-profiles", "no"), ("access-references", "no"),
+            ("ao", "null"), ("ao-null-untimed", "yes"), ("audio-pitch-correction", "no"),
+            ("af", "@meter:lavfi=[ebur128=peak=true:metadata=1]"),
+        ]
+        for (name, value) in options where earshot_mpv_set_option_string(h, name, value) < 0 { return nil }
+        guard earshot_mpv_initialize(h) >= 0 else { return nil }
+        var args: [UnsafeMutablePointer<CChar>?] = [strdup("loadfile"), strdup(path), nil]
+        defer { args.forEach { free($0) } }
+        let sent = args.withUnsafeMutableBufferPointer { buffer in
+            buffer.baseAddress!.withMemoryRebound(to: UnsafePointer<CChar>?.self, capacity: buffer.count) {
+                earshot_mpv_command_async(h, 1, $0)
+            }
+        }
+        guard sent >= 0 else { return nil }
+        // The metadata is the whole file's so far: the last read before the end is the answer
+        // (the file's last few frames aside).
+        var last: [String: String] = [:]
+        let deadline = Date().addingTimeInterval(timeLimit)
+        while Date() < deadline {
+            guard let event = earshot_mpv_wait_event(h, 0.05)?.pointee else { continue }
+            if let text = earshot_mpv_get_property_string(h, "af-metadata/meter") {
+                let read = metadata(String(cString: text))
+                earshot_mpv_free(text)
+                if read["lavfi.r128.I"] != nil { last = read }
+            }
+            if event.event_id == MPV_EVENT_COMMAND_REPLY, event.error < 0 { return nil }
+            if event.event_id == MPV_EVENT_END_FILE || event.event_id == MPV_EVENT_SHUTDOWN { break }
+        }
+        guard let integrated = last["lavfi.r128.I"].flatMap(Double.init), integrated.isFinite else { return nil }
+        let peaks = last.filter { $0.key.hasPrefix("lavfi.r128.true_peaks_ch") }.compactMap { Double($0.value) }
+        return Loudness(integrated: integrated, truePeak: Loudness.decibels(peaks.max() ?? 0))
+    }
+
+    /// mpv prints a filter's metadata as a JSON object of strings.
+    private static func metadata(_ text: String) -> [String: String] {
+        guard let object = try? JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any] else { return [:] }
+        return object.compactMapValues { $0 as? String }
+    }
+}
