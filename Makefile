@@ -83,6 +83,7 @@ bench: setup-run release
 	EARSHOT_BIN=.build/release/earshot .build/bench/venv/bin/python bench/memory.py
 	EARSHOT_BIN=.build/release/earshot SOAK_MINUTES=$(SOAK_MINUTES) .build/bench/venv/bin/python bench/soak.py
 	-EARSHOT_BIN=.build/release/earshot .build/bench/venv/bin/python bench/rooms.py
+	-.build/bench/venv/bin/python bench/leveling.py | tee .build/bench/leveling.md
 
 # libFuzzer on the feed parser and the show-notes sanitizer for 10 minutes (Fuzz/README.md);
 # not part of `make test`. Findings land in .build/fuzz/findings/.
