@@ -34,6 +34,7 @@ import { notFoundView } from './views/problem.js';
 import { searchView } from './views/search.js';
 import { initHeaderSearch } from './components/header-search.js';
 import { inboxView } from './views/inbox.js';
+import { statsView } from './views/stats.js';
 import { initInboxBadge } from './components/inbox-badge.js';
 
 const ROUTES = [
@@ -48,6 +49,7 @@ const ROUTES = [
   { name: 'devices', pattern: /^\/devices$/, view: devicesView },
   { name: 'search', pattern: /^\/search$/, view: searchView },
   { name: 'inbox', pattern: /^\/inbox$/, view: inboxView },
+  { name: 'stats', pattern: /^\/stats$/, view: statsView },
 ];
 
 const view = document.getElementById('view');

@@ -35,6 +35,9 @@ enum LibrarySchema {
         migrator.register("v11-loudness") { db in
             try db.execute(loudness) // LibrarySchema+Downloads.swift
         }
+        migrator.register("v12-listening-log") { db in
+            try db.execute(listening) // LibrarySchema+Listening.swift
+        }
         return migrator
     }()
 

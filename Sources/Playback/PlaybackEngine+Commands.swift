@@ -148,7 +148,10 @@ extension PlaybackEngine {
         state.position = target
         roomsWentOn(from: target)
         skipsSeeked(to: target)
-        if restartingSilence { silenceRestarted(at: target) }
+        if restartingSilence {
+            seekForListening()
+            silenceRestarted(at: target)
+        }
         let (phase, sendNow) = loading.seekRequested(target)
         loading = phase
         if sendNow { player.seek(to: target) }

@@ -105,6 +105,7 @@ extension PlaybackEngine {
                 await endedEarly(episode, because: early) // PlaybackEngine+Recovery
                 return
             }
+            finishedForListening()
             loading = .idle
             state.paused = true
             state.buffering = false

@@ -43,11 +43,14 @@ extension PlaybackEngine {
     func silenceReported(start: Double?, end: Double?) async {
         let level = listening.applied.skipSilence
         guard loaded, current != nil, level != .off, loading.positionsAreCurrent else { return }
+        lookAtListening() // the time until now was played at the speed it had
         switch listening.silence.report(start: start, end: end, level: level) {
         case .speedUp?:
+            silenceSpedUpForListening()
             listening.fastSince = Date()
             setPlayerSpeed(min(state.rate * SilenceSkipping.fastFactor, SilenceSkipping.maximumSpeed))
         case .resume(let target, _, _)?:
+            silenceEndedForListening(at: target)
             listening.fastSince = nil
             setPlayerSpeed(state.rate)
             await seek(to: target, restartingSilence: false)

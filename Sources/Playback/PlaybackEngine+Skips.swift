@@ -86,6 +86,7 @@ extension PlaybackEngine {
 
     /// Shows `notice` to every client for a few seconds.
     func announce(_ notice: SkipNotice, publish: Bool = true) {
+        skipForListening(notice)
         state.skipped = notice
         skipping.clearTask?.cancel()
         skipping.clearTask = Task { [weak self] in
@@ -108,6 +109,7 @@ extension PlaybackEngine {
         guard let notice = state.skipped else { throw CommandError("nothing was skipped just now") }
         skipping.clearTask?.cancel()
         state.skipped = nil
+        skipForListening(notice, undone: true)
         switch notice.kind {
         case .intro, .chapter:
             guard current?.id == notice.episode, state.episode != nil else {

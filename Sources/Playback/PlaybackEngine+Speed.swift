@@ -42,6 +42,7 @@ extension PlaybackEngine {
     /// Sets mpv's speed (the state follows at once; mpv's echo agrees). The rooms' clock learns
     /// where the new speed begins: what they hear for the next second is still the old one.
     func setRate(_ rate: Double) {
+        lookAtListening() // the time until now counts at the old speed
         let changed = rate != state.rate
         state.rate = rate
         guard changed else { player.setSpeed(playerSpeed(for: rate)); return }

@@ -49,6 +49,8 @@ public actor PlaybackEngine {
     var skipping = SkipSession()
     /// Skip silence and leveling as they act on the loaded episode (PlaybackEngine+Listening).
     var listening = ListeningSession()
+    /// The listening log's span under way and its writer (PlaybackEngine+Stats).
+    var log = ListeningLog()
     private var eventTask: Task<Void, Never>?
     private var tickTask: Task<Void, Never>?
 
@@ -74,6 +76,7 @@ public actor PlaybackEngine {
         await restoreSettings()
         await restoreOutput()
         await resumeSession()
+        startListeningLog()
         let events = player.events
         eventTask = Task { [weak self] in
             for await event in events { await self?.apply(event) }
@@ -92,6 +95,7 @@ public actor PlaybackEngine {
         resilience.shuttingDown = true
         resilience.watchdog?.cancel()
         await savePosition(force: true)
+        await flushListening()
         tickTask?.cancel()
         controls.sleepTask?.cancel()
         player.shutdown()
@@ -117,6 +121,7 @@ public actor PlaybackEngine {
         // Derived here so that every state sent agrees with its own position (seeks, loads, new lists).
         state.chapter = PlaybackState.chapterIndex(at: state.position, in: state.chapters)
         refreshSleepStatus()
+        lookAtListening()
         seq += 1
         let message = ServerMessage.state(seq: seq, state)
         listeners.send(message)
@@ -130,6 +135,7 @@ public actor PlaybackEngine {
     }
 
     private func tick() async {
+        lookAtListening()
         guard state.isPlaying, loaded else {
             await markSession() // an end with nothing after it clears the marker too
             return

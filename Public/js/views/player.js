@@ -76,14 +76,15 @@ export const playerView = {
         skipBack, toggle, skipForward,
         trackButton('next', 'next', 'Next episode')),
       h('div', { class: 'player-modes' }, shuffle, repeat,
-        h('a', { class: 'button button-small player-queue-link', href: '/queue' }, icon('queue'), h('span', { class: 'button-label' }, 'Queue'))),
+        h('a', { class: 'button button-small player-queue-link', href: '/queue' }, icon('queue'), h('span', { class: 'button-label' }, 'Queue')),
+        h('a', { class: 'button button-small player-stats-link', href: '/stats' }, icon('chart'), h('span', { class: 'button-label' }, 'Stats'))),
       h('div', { class: 'player-controls' }, speed.el, sleep.el, output.el),
       volume.el,
       h('div', { class: 'player-extras' }, listening.el, skips.el, margin.el, lockScreenSwitch()));
     const empty = h('div', { class: 'player-empty' },
       h('h1', { class: 'player-title', tabindex: '-1' }, 'Nothing is playing'),
       h('p', { class: 'player-empty-links' }, h('a', { class: 'button', href: '/' }, 'Choose an episode'),
-        h('a', { class: 'button', href: '/queue' }, 'Queue')));
+        h('a', { class: 'button', href: '/queue' }, 'Queue'), h('a', { class: 'button', href: '/stats' }, 'Listening stats')));
 
     root.replaceChildren(h('section', { class: 'player', 'aria-label': 'Player' },
       h('div', { class: 'player-top' },
