@@ -139,7 +139,7 @@ do { player = try MPVPlayer(audioOutput: options.audioOutput, caFile: caBundle) 
 // Offline copies live in DATA/downloads; the manager starts (and resumes what was running) below.
 var downloadSettings = DownloadManager.Configuration(folder: options.dataDirectory.appendingPathComponent("downloads"))
 // Each finished download is measured once (EBU R128) so leveling plays it at a fixed gain.
-downloadSettings.measure = { path in await MPVLoudnessMeter.measure(path: path) }
+downloadSettings.measure = { path in await MPVPlayer.measureLoudness(path: path) }
 let downloads = DownloadManager(store: store, configuration: downloadSettings)
 let localFiles = downloads.localFiles
 // A downloaded episode plays from its file (network or not). Root-relative media ("/demo/…") is

@@ -20,7 +20,7 @@ struct DownloadLoudnessTests {
         let calls = Counter()
         let measure: @Sendable (String) async -> Loudness? = { path in
             calls.add()
-            return await MPVLoudnessMeter.measure(path: path)
+            return await MPVPlayer.measureLoudness(path: path)
         }
         try await DownloadHarness.with(episodes: 2, configure: { $0.measure = measure }) { h in
             h.server.set(h.path(0), .audio(Self.quiet))

@@ -2,25 +2,25 @@ import CMPV
 import EarshotCore
 import Foundation
 
-/// Measures a file's loudness (EBU R128) with an mpv of its own: no sound output, decoding as
+/// Measuring a file's loudness (EBU R128) with an mpv of its own: no sound output, decoding as
 /// fast as it can through ffmpeg's `ebur128` (integrated loudness and true peak, carried in its
 /// frames' metadata). A download is measured once, after it landed (issue 18: a fixed gain then
 /// levels it). One thread per measurement; the caller runs them one at a time.
-public enum MPVLoudnessMeter {
+extension MPVPlayer {
     /// The most one measurement may take; a file that takes longer is left unmeasured.
-    public static let timeLimit: Double = 600
+    public static let loudnessTimeLimit: Double = 600
 
     /// The loudness of the file at `path`, or nil when it could not be measured (not audio, a
     /// broken file, no mpv, or longer than the time limit).
-    public static func measure(path: String) async -> Loudness? {
+    public static func measureLoudness(path: String) async -> Loudness? {
         await withCheckedContinuation { continuation in
-            let thread = Thread { continuation.resume(returning: run(path: path)) }
+            let thread = Thread { continuation.resume(returning: runLoudness(path: path)) }
             thread.name = "loudness-meter"
             thread.start()
         }
     }
 
-    private static func run(path: String) -> Loudness? {
+    private static func runLoudness(path: String) -> Loudness? {
         if earshot_mpv_load() != nil { return nil }
         earshot_mpv_set_c_numeric()
         guard let h = earshot_mpv_create() else { return nil }
@@ -45,11 +45,11 @@ public enum MPVLoudnessMeter {
         // The metadata is the whole file's so far: the last read before the end is the answer
         // (the file's last few frames aside).
         var last: [String: String] = [:]
-        let deadline = Date().addingTimeInterval(timeLimit)
+        let deadline = Date().addingTimeInterval(loudnessTimeLimit)
         while Date() < deadline {
             guard let event = earshot_mpv_wait_event(h, 0.05)?.pointee else { continue }
             if let text = earshot_mpv_get_property_string(h, "af-metadata/meter") {
-                let read = metadata(String(cString: text))
+                let read = loudnessMetadata(String(cString: text))
                 earshot_mpv_free(text)
                 if read["lavfi.r128.I"] != nil { last = read }
             }
@@ -62,7 +62,7 @@ public enum MPVLoudnessMeter {
     }
 
     /// mpv prints a filter's metadata as a JSON object of strings.
-    private static func metadata(_ text: String) -> [String: String] {
+    private static func loudnessMetadata(_ text: String) -> [String: String] {
         guard let object = try? JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any] else { return [:] }
         return object.compactMapValues { $0 as? String }
     }
