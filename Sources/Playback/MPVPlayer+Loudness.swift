@@ -30,6 +30,8 @@ extension MPVPlayer {
             ("idle", "yes"), ("ytdl", "no"), ("load-scripts", "no"), ("load-stats-overlay", "no"),
             ("load-osd-console", "no"), ("load-auto-profiles", "no"), ("access-references", "no"),
             ("ao", "null"), ("ao-null-untimed", "yes"), ("audio-pitch-correction", "no"),
+            // At the end the file stays open with its filters, so their metadata can be read then.
+            ("keep-open", "yes"),
             ("af", "@meter:lavfi=[ebur128=peak=true:metadata=1]"),
         ]
         for (name, value) in options where earshot_mpv_set_option_string(h, name, value) < 0 { return nil }
@@ -42,19 +44,24 @@ extension MPVPlayer {
             }
         }
         guard sent >= 0 else { return nil }
-        // The metadata is the whole file's so far: the last read before the end is the answer
-        // (the file's last few frames aside).
+        // The metadata is the whole file's so far: read once the end is reached (the file stays
+        // open there), it is the whole file's.
+        func string(_ name: String) -> String? {
+            guard let text = earshot_mpv_get_property_string(h, name) else { return nil }
+            defer { earshot_mpv_free(text) }
+            return String(cString: text)
+        }
         var last: [String: String] = [:]
         let deadline = Date().addingTimeInterval(loudnessTimeLimit)
         while Date() < deadline {
-            guard let event = earshot_mpv_wait_event(h, 0.05)?.pointee else { continue }
-            if let text = earshot_mpv_get_property_string(h, "af-metadata/meter") {
-                let read = loudnessMetadata(String(cString: text))
-                earshot_mpv_free(text)
-                if read["lavfi.r128.I"] != nil { last = read }
+            let event = earshot_mpv_wait_event(h, 0.05)?.pointee
+            if event?.event_id == MPV_EVENT_COMMAND_REPLY, event?.error ?? 0 < 0 { return nil }
+            // Not audio, or broken: mpv gives up on it.
+            if event?.event_id == MPV_EVENT_END_FILE || event?.event_id == MPV_EVENT_SHUTDOWN { return nil }
+            if string("eof-reached") == "yes" {
+                last = string("af-metadata/meter").map(loudnessMetadata) ?? [:]
+                break
             }
-            if event.event_id == MPV_EVENT_COMMAND_REPLY, event.error < 0 { return nil }
-            if event.event_id == MPV_EVENT_END_FILE || event.event_id == MPV_EVENT_SHUTDOWN { break }
         }
         guard let integrated = last["lavfi.r128.I"].flatMap(Double.init), integrated.isFinite else { return nil }
         let peaks = last.filter { $0.key.hasPrefix("lavfi.r128.true_peaks_ch") }.compactMap { Double($0.value) }
