@@ -27,6 +27,7 @@ extension PlaybackEngine {
         case .rate, .volume, .mute, .podcastSpeed: try await handleSpeedAndVolume(command)
         case .podcastSettings, .skipUndo: try await handleSkips(command)
         case .sleep, .sleepExtend, .sleepCancel: try handleSleep(command)
+        case .alarmSet, .alarmCancel: try await handleAlarm(command)
         case .play(let id): try await play(episodeID: id); await leaveInbox(id)
         case .pause: try requireEpisode(); setPaused(true); await savePosition(force: true)
         case .resume: try await resume()

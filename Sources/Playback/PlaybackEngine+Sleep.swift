@@ -113,7 +113,7 @@ extension PlaybackEngine {
         }
     }
 
-    private func setFade(_ level: Double) {
+    func setFade(_ level: Double) {
         // Steps of 1 % are below hearing and spare mpv a property change per look.
         let rounded = (level * 100).rounded() / 100
         guard rounded != controls.fadeLevel else { return }

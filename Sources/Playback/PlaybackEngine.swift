@@ -51,6 +51,10 @@ public actor PlaybackEngine {
     var listening = ListeningSession()
     /// The listening log's span under way and its writer (PlaybackEngine+Stats).
     var log = ListeningLog()
+    /// The alarm (PlaybackEngine+Alarm).
+    var alarming = AlarmSession()
+    /// The wall clock the alarm goes by (tests and `EARSHOT_TEST_CLOCK` give another).
+    nonisolated let clock: @Sendable () -> Date
     private var eventTask: Task<Void, Never>?
     private var tickTask: Task<Void, Never>?
 
@@ -61,11 +65,13 @@ public actor PlaybackEngine {
     public static let tickInterval: Duration = .milliseconds(500)
 
     public init(player: MPVPlayer, store: LibraryStore, resolveMedia: @escaping @Sendable (String) -> String = { $0 },
-                measuredLoudness: @escaping @Sendable (String) -> Loudness? = { _ in nil }) {
+                measuredLoudness: @escaping @Sendable (String) -> Loudness? = { _ in nil },
+                clock: @escaping @Sendable () -> Date = { Date() }) {
         self.player = player
         self.store = store
         self.resolveMedia = resolveMedia
         self.measuredLoudness = measuredLoudness
+        self.clock = clock
     }
 
     /// Starts consuming mpv's events and the 0.5 s ticker. Call once.
@@ -77,6 +83,7 @@ public actor PlaybackEngine {
         await restoreOutput()
         await resumeSession()
         startListeningLog()
+        await restoreAlarm()
         let events = player.events
         eventTask = Task { [weak self] in
             for await event in events { await self?.apply(event) }

@@ -144,11 +144,20 @@ let downloads = DownloadManager(store: store, configuration: downloadSettings)
 let localFiles = downloads.localFiles
 // A downloaded episode plays from its file (network or not). Root-relative media ("/demo/…") is
 // ours: mpv reads it straight from Public/.
+// The alarm goes by the wall clock; a test may start that clock elsewhere (EARSHOT_TEST_CLOCK, in
+// Unix seconds: it then runs on in real time), so an alarm set for 07:30 rings seconds later.
+let alarmClock: @Sendable () -> Date
+if let start = ProcessInfo.processInfo.environment["EARSHOT_TEST_CLOCK"].flatMap(Double.init) {
+    let began = ProcessInfo.processInfo.systemUptime
+    alarmClock = { Date(timeIntervalSince1970: start + ProcessInfo.processInfo.systemUptime - began) }
+} else {
+    alarmClock = { Date() }
+}
 let engine = PlaybackEngine(player: player, store: store, resolveMedia: { url in
     if let file = localFiles.path(forMediaURL: url) { return file }
     guard url.hasPrefix("/"), !url.contains("..") else { return url }
     return publicDirectory.path + url
-}, measuredLoudness: { url in localFiles.loudness(forMediaURL: url) })
+}, measuredLoudness: { url in localFiles.loudness(forMediaURL: url) }, clock: alarmClock)
 await engine.start()
 // The command line wins over the stored margin (and is stored: the web UI shows and changes it).
 if let margin = options.playedMargin {

@@ -21,7 +21,8 @@ final class ControlsHarness: @unchecked Sendable {
     private let lock = NSLock()
     private var messages: [[String: Any]] = []
 
-    init(seconds: Double = 30, directory: TemporaryDirectory = TemporaryDirectory()) async throws {
+    init(seconds: Double = 30, directory: TemporaryDirectory = TemporaryDirectory(),
+         clock: @escaping @Sendable () -> Date = { Date() }) async throws {
         self.directory = directory
         let audio = directory.file("tone.wav")
         if !FileManager.default.fileExists(atPath: audio.path) { try GeneratedAudio.writeWAV(to: audio, seconds: seconds) }
@@ -38,7 +39,7 @@ final class ControlsHarness: @unchecked Sendable {
                                           content: FeedContent(title: "Plain", items: [item("Plain one", day: 0)]))
         fastEpisodes = try await store.episodes(podcastID: fast.id)
         plainEpisode = try #require(try await store.episodes(podcastID: plain.id).first)
-        engine = PlaybackEngine(player: try MPVPlayer(audioOutput: "null"), store: store)
+        engine = PlaybackEngine(player: try MPVPlayer(audioOutput: "null"), store: store, clock: clock)
         await engine.start()
         await engine.addListener { [self] message in
             guard let json = try? JSONSerialization.jsonObject(with: Data(message.encoded().utf8)) as? [String: Any] else { return }

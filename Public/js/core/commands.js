@@ -27,6 +27,8 @@ export const Cmd = Object.freeze({
   sleep: 'sleep',
   sleepExtend: 'sleep.extend',
   sleepCancel: 'sleep.cancel',
+  alarmSet: 'alarm.set',
+  alarmCancel: 'alarm.cancel',
   queueAdd: 'queue.add',
   queueRemove: 'queue.remove',
   queueMove: 'queue.move',

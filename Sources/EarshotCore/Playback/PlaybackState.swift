@@ -45,6 +45,8 @@ public struct PlaybackState: Sendable, Equatable {
     /// The fixed gain (dB) leveling plays the loaded episode at, from its measured loudness (nil:
     /// leveling is off, or it was not measured and plays through the live filter).
     public var levelGain: Double?
+    /// The alarm set, if any (`alarm.set`).
+    public var alarm: AlarmStatus?
 
     public init() {}
 

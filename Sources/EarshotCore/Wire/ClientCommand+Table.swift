@@ -105,6 +105,34 @@ extension ClientCommand {
         "sleep.extend": { f throws(CommandError) in .sleepExtend(seconds: try minutes(f)) },
         "sleep.cancel": { _ in .sleepCancel },
 
+        // Alarm
+        "alarm.set": { f throws(CommandError) in
+            guard let time = f.string("time") else { throw CommandError("\"alarm.set\" needs a time \"time\" (\"HH:MM\")") }
+            guard case .array(let values)? = f.fields["days"] else {
+                throw CommandError("\"alarm.set\" needs \"days\": weekdays 1 (Monday) to 7 (Sunday)")
+            }
+            let days = try values.map { value throws(CommandError) in
+                guard let day = value.number, day == day.rounded(), (1...7).contains(day) else {
+                    throw CommandError("\"days\" must list weekdays 1 (Monday) to 7 (Sunday)")
+                }
+                return Int(day)
+            }
+            var podcasts: [Int64]?
+            if f.has("podcasts"), !f.isNull("podcasts") {
+                guard case .array(let ids)? = f.fields["podcasts"] else {
+                    throw CommandError("\"podcasts\" must list podcast ids, or be null for Up Next")
+                }
+                podcasts = try ids.map { value throws(CommandError) in
+                    guard let id = value.number, CommandFields.isID(id) else {
+                        throw CommandError("\"podcasts\" must list podcast ids, or be null for Up Next")
+                    }
+                    return Int64(id)
+                }
+            }
+            return .alarmSet(try Alarm(time: time, days: days, podcasts: podcasts))
+        },
+        "alarm.cancel": { _ in .alarmCancel },
+
         // Chapters
         "chapter": { f throws(CommandError) in .chapter(index: try f.index("index")) },
         "chapter.next": { _ in .chapterNext },

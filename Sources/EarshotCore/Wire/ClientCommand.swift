@@ -34,6 +34,9 @@ public enum ClientCommand: Sendable, Equatable {
     /// Adds seconds to the sleep timer.
     case sleepExtend(seconds: Double)
     case sleepCancel
+    /// Sets (replaces) the alarm.
+    case alarmSet(Alarm)
+    case alarmCancel
     /// A `playlist.*` command (named playlists).
     case playlist(PlaylistCommand)
     /// Seeks to a chapter of the merged list (`PlaybackState.chapters`), by index.

@@ -115,6 +115,7 @@ private struct StateWire: Encodable {
     var roomsNotice: String?
     var skipped: SkipNotice?
     var levelGain: Double?
+    var alarm: AlarmStatus?
 
     init(seq: UInt64, _ s: PlaybackState) {
         self.seq = seq; episode = s.episode; paused = s.paused; position = s.position
@@ -124,14 +125,14 @@ private struct StateWire: Encodable {
         settings = s.settings; sleep = s.sleep
         outputs = s.outputs; output = s.output; notice = s.notice; resumeOffer = s.resumeOffer
         failures = Dictionary(uniqueKeysWithValues: s.failures.map { (String($0.key), $0.value) })
-        rooms = s.rooms; roomsNotice = s.roomsNotice; skipped = s.skipped; levelGain = s.levelGain
+        rooms = s.rooms; roomsNotice = s.roomsNotice; skipped = s.skipped; levelGain = s.levelGain; alarm = s.alarm
     }
 
     func encode(to encoder: Encoder) throws {
         enum K: String, CodingKey {
             case type, seq, episode, paused, position, duration, rate, volume, muted, buffering
             case queue, shuffle, `repeat`, sleep, settings, chapters, chapter, error
-            case outputs, output, notice, resumeOffer, failures, rooms, roomsNotice, skipped, levelGain
+            case outputs, output, notice, resumeOffer, failures, rooms, roomsNotice, skipped, levelGain, alarm
         }
         var c = encoder.container(keyedBy: K.self)
         try c.encode(type, forKey: .type); try c.encode(seq, forKey: .seq)
@@ -150,6 +151,7 @@ private struct StateWire: Encodable {
         try c.encode(rooms, forKey: .rooms); try c.encode(roomsNotice, forKey: .roomsNotice)
         try c.encode(skipped, forKey: .skipped)
         try c.encode(levelGain, forKey: .levelGain)
+        try c.encode(alarm, forKey: .alarm)
     }
 }
 
