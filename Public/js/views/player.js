@@ -1,6 +1,6 @@
 // Full player `/player`: large artwork, title, podcast, the scrubber with elapsed and
 // −remaining, skip back/forward (by the listener's intervals), play/pause, speed, the sleep timer,
-// volume and mute, skip silence and volume leveling, the skip intervals and played margin (server
+// volume and mute, the alarm, skip silence and volume leveling, the skip intervals and played margin (server
 // settings) and this device's
 // lock-screen switch; the chapter list and the transcript beside it (wide) or below it (narrow).
 
@@ -16,6 +16,7 @@ import { playerTranscript } from '../components/transcript.js';
 import { speedMenu } from '../components/speed-menu.js';
 import { volumeControl } from '../components/volume-control.js';
 import { sleepButton } from '../components/sleep-menu.js';
+import { alarmButton } from '../components/alarm-menu.js';
 import { skipIntervalSettings, skipIntervals } from '../components/skip-intervals.js';
 import { mediaSessionSetting } from '../components/media-session.js';
 import { playedMarginSetting } from '../components/played-margin.js';
@@ -32,6 +33,8 @@ export const playerView = {
     const speed = speedMenu((value) => socket.send(Cmd.rate, { value }), { steppers: true });
     const volume = volumeControl();
     const sleep = sleepButton();
+    const alarm = alarmButton();
+    const idleAlarm = alarmButton();
     const output = outputButton();
     const handoffUI = handoffPanel();
     const skips = skipIntervalSettings();
@@ -78,13 +81,14 @@ export const playerView = {
       h('div', { class: 'player-modes' }, shuffle, repeat,
         h('a', { class: 'button button-small player-queue-link', href: '/queue' }, icon('queue'), h('span', { class: 'button-label' }, 'Queue')),
         h('a', { class: 'button button-small player-stats-link', href: '/stats' }, icon('chart'), h('span', { class: 'button-label' }, 'Stats'))),
-      h('div', { class: 'player-controls' }, speed.el, sleep.el, output.el),
+      h('div', { class: 'player-controls' }, speed.el, sleep.el, alarm.el, output.el),
       volume.el,
       h('div', { class: 'player-extras' }, listening.el, skips.el, margin.el, lockScreenSwitch()));
     const empty = h('div', { class: 'player-empty' },
       h('h1', { class: 'player-title', tabindex: '-1' }, 'Nothing is playing'),
       h('p', { class: 'player-empty-links' }, h('a', { class: 'button', href: '/' }, 'Choose an episode'),
-        h('a', { class: 'button', href: '/queue' }, 'Queue'), h('a', { class: 'button', href: '/stats' }, 'Listening stats')));
+        h('a', { class: 'button', href: '/queue' }, 'Queue'), h('a', { class: 'button', href: '/stats' }, 'Listening stats')),
+      h('p', { class: 'player-empty-links' }, idleAlarm.el));
 
     root.replaceChildren(h('section', { class: 'player', 'aria-label': 'Player' },
       h('div', { class: 'player-top' },
@@ -103,6 +107,7 @@ export const playerView = {
       }
       body.hidden = !episode;
       empty.hidden = Boolean(episode);
+      if (kind !== 'tick') { alarm.update(state); idleAlarm.update(state); }
       if (!episode) return;
       if (kind !== 'tick') {
         const identity = `${episode.id}\n${episode.title}\n${episode.artwork}`;
