@@ -273,7 +273,10 @@ private final class EpisodeBlocks: @unchecked Sendable {
         workers = max(1, Int(sysconf(Int32(_SC_NPROCESSORS_ONLN))))
         // Every worker may hold a slot it took before a block below it was taken: more slots than
         // workers means the block `take` waits for always gets one.
-        window = DispatchSemaphore(value: 2 * workers + 2)
+        // Made empty and then filled: libdispatch traps when a semaphore is freed holding less than
+        // it was made with, which a writing stopped early (blocks written, never taken) leaves.
+        window = DispatchSemaphore(value: 0)
+        for _ in 0..<(2 * workers + 2) { window.signal() }
         texts = .allocate(capacity: count)
         texts.initialize(repeating: ([], 0))
         var started = 0

@@ -103,6 +103,7 @@ public actor PlaybackEngine {
         resilience.watchdog?.cancel()
         await savePosition(force: true)
         await flushListening()
+        log.writes?.finish() // the writer ends once it stored everything
         tickTask?.cancel()
         controls.sleepTask?.cancel()
         player.shutdown()

@@ -81,7 +81,9 @@ import HTTPClient
         defer { server.stop() }
         server.set("/feed.xml", body: Data(Self.feed.utf8))
         let previous = ProcessInfo.processInfo.environment["TMPDIR"]
-        setenv("TMPDIR", "/nonexistent-earshot-folder", 1)
+        // Below a file: no folder can be made there, not even by root (a folder at a mere unused path
+        // can be, and then outlives the test).
+        setenv("TMPDIR", "/dev/null/earshot-no-folder", 1)
         defer { if let previous { setenv("TMPDIR", previous, 1) } else { unsetenv("TMPDIR") } }
         let response = try await FeedFetcher(spoolingAbove: 100).fetch(server.url("/feed.xml"))
         #expect(response.spooled == nil)

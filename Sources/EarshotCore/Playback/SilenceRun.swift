@@ -33,7 +33,8 @@ public struct SilenceRun: Sendable, Equatable {
     /// and pauses reported before now are not acted on.
     public mutating func restart(at position: Double) {
         fastFrom = nil
-        floor = max(0, position - 0.05)
+        // A little before it: a pause the file starts with (at 0) is one to skip too.
+        floor = position - 0.05
     }
 
     /// One report from the detector with `level`'s settings; what to do, if anything.

@@ -69,7 +69,9 @@ struct ServerMessageTests {
         let json = try #require(try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any])
         #expect(Set(json.keys) == ["type", "seq", "episode", "paused", "position", "duration", "rate", "volume", "muted",
                                    "buffering", "queue", "shuffle", "repeat", "sleep", "settings", "chapters", "chapter", "error",
-                                   "outputs", "output", "notice", "resumeOffer", "failures", "rooms", "roomsNotice", "skipped"])
+                                   "outputs", "output", "notice", "resumeOffer", "failures", "rooms", "roomsNotice", "skipped",
+                                   "levelGain", "alarm"])
+        #expect(json["levelGain"] is NSNull && json["alarm"] is NSNull)
         #expect((json["rooms"] as? [Any])?.isEmpty == true && json["roomsNotice"] is NSNull)
         #expect(json["episode"] is NSNull)
         #expect(json["notice"] is NSNull && json["resumeOffer"] is NSNull && json["output"] as? String == "auto")
