@@ -33,7 +33,7 @@ export function choiceSelect(key, words, title, choices, onChange) {
 export function listeningSettings() {
   const silence = choiceSelect('skip-silence', 'Skip silence', 'Pauses play through fast (podcasts without their own setting)',
     SILENCE, (value) => socket.send(Cmd.settings, { skipSilence: value }));
-  const leveling = choiceSelect('leveling', 'Volume', 'Every show at the same loudness (podcasts without their own setting)',
+  const leveling = choiceSelect('leveling', 'Loudness', 'Every show at the same loudness (podcasts without their own setting)',
     LEVELING, (value) => socket.send(Cmd.settings, { leveling: value }));
   // The fixed gain the loaded episode plays at (a download measured when it landed).
   const gain = h('span', { class: 'leveling-gain', title: 'Measured when it was downloaded (EBU R128)' });

@@ -21,7 +21,7 @@ export function podcastSkips(id) {
   const withDefault = (choices) => [['default', 'Default'], ...choices];
   const silence = choiceSelect('podcast-silence', 'Skip silence', 'Pauses in this podcast play through fast',
     withDefault(SILENCE), (value) => socket.send(Cmd.podcastSettings, { podcast: id, skipSilence: value }));
-  const leveling = choiceSelect('podcast-leveling', 'Volume', 'This podcast at the same loudness as the others',
+  const leveling = choiceSelect('podcast-leveling', 'Loudness', 'This podcast at the same loudness as the others',
     withDefault(LEVELING), (value) => socket.send(Cmd.podcastSettings, { podcast: id, leveling: value }));
   const save = h('button', { type: 'submit', class: 'button button-small button-primary skips-save' }, 'Save');
   const summary = h('span', { class: 'skips-summary' });

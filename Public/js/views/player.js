@@ -79,11 +79,11 @@ export const playerView = {
         skipBack, toggle, skipForward,
         trackButton('next', 'next', 'Next episode')),
       h('div', { class: 'player-modes' }, shuffle, repeat,
-        h('a', { class: 'button button-small player-queue-link', href: '/queue' }, icon('queue'), h('span', { class: 'button-label' }, 'Queue')),
-        h('a', { class: 'button button-small player-stats-link', href: '/stats' }, icon('chart'), h('span', { class: 'button-label' }, 'Stats'))),
+        h('a', { class: 'button button-small player-queue-link', href: '/queue' }, icon('queue'), h('span', { class: 'button-label' }, 'Queue'))),
       h('div', { class: 'player-controls' }, speed.el, sleep.el, alarm.el, output.el),
       volume.el,
-      h('div', { class: 'player-extras' }, listening.el, skips.el, margin.el, lockScreenSwitch()));
+      h('div', { class: 'player-extras' }, listening.el, skips.el, margin.el, lockScreenSwitch(),
+        h('a', { class: 'button button-small player-stats-link', href: '/stats' }, icon('chart'), h('span', { class: 'button-label' }, 'Listening stats'))));
     const empty = h('div', { class: 'player-empty' },
       h('h1', { class: 'player-title', tabindex: '-1' }, 'Nothing is playing'),
       h('p', { class: 'player-empty-links' }, h('a', { class: 'button', href: '/' }, 'Choose an episode'),
