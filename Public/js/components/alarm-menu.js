@@ -9,6 +9,7 @@ import { socket } from '../core/socket.js';
 import { Cmd } from '../core/commands.js';
 import { player } from '../core/player-state.js';
 import { library } from '../core/library.js';
+import { focusBackOnClose, menuButton } from './menu-button.js';
 
 const DAYS = [[1, 'Mon'], [2, 'Tue'], [3, 'Wed'], [4, 'Thu'], [5, 'Fri'], [6, 'Sat'], [7, 'Sun']];
 
@@ -114,11 +115,9 @@ function buildMenu() {
     dialog.classList.toggle('is-set', Boolean(alarm));
   };
   let unsubscribe = null;
-  dialog.addEventListener('close', () => {
+  focusBackOnClose(dialog, () => built.opener, () => {
     unsubscribe?.();
     unsubscribe = null;
-    const opener = built.opener;
-    if (opener instanceof HTMLElement && opener.isConnected) opener.focus({ preventScroll: true });
   });
   const built = {
     dialog,
@@ -142,15 +141,10 @@ function buildMenu() {
 
 /** The Alarm button: a bell and "Alarm", the time when one is set. `update(state)` on changes. */
 export function alarmButton() {
-  const label = h('span', { class: 'alarm-button-label' }, 'Alarm');
-  const el = h('button', { type: 'button', class: 'button alarm-button', 'aria-haspopup': 'dialog', on: { click: openAlarmMenu } },
-    icon('alarm'), label);
+  const { el, show } = menuButton('alarm', 'alarm', 'Alarm', openAlarmMenu);
   const update = (state) => {
     const alarm = state?.alarm;
-    const text = alarm ? (alarm.ringing ? 'Ringing' : alarm.time) : 'Alarm';
-    if (label.textContent !== text) label.textContent = text;
-    el.classList.toggle('is-set', Boolean(alarm));
-    el.setAttribute('aria-label', alarm ? `Alarm: ${alarmSummary(alarm)}` : 'Alarm');
+    show(alarm ? (alarm.ringing ? 'Ringing' : alarm.time) : 'Alarm', Boolean(alarm), alarm ? `Alarm: ${alarmSummary(alarm)}` : 'Alarm');
   };
   update(player.state);
   return { el, update };

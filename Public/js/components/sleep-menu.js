@@ -11,6 +11,7 @@ import { clock } from '../core/format.js';
 import { socket } from '../core/socket.js';
 import { Cmd } from '../core/commands.js';
 import { player } from '../core/player-state.js';
+import { focusBackOnClose, menuButton } from './menu-button.js';
 
 export const SLEEP_PRESETS = [5, 10, 15, 30, 45, 60, 90, 120];
 const MAX_MINUTES = 720;
@@ -122,11 +123,9 @@ function buildMenu() {
     dialog.classList.toggle('is-set', Boolean(state?.sleep));
   };
   let unsubscribe = null;
-  dialog.addEventListener('close', () => {
+  focusBackOnClose(dialog, () => built.opener, () => {
     unsubscribe?.();
     unsubscribe = null;
-    const opener = built.opener;
-    if (opener instanceof HTMLElement && opener.isConnected) opener.focus({ preventScroll: true });
   });
   // A tap on the backdrop (outside the box) closes.
   dialog.addEventListener('click', (event) => {
@@ -150,15 +149,10 @@ function buildMenu() {
 /** The full player's Sleep button: a moon and "Sleep", or the countdown while a timer is set.
  *  Returns { el, update(state) } — call `update` on every change and tick. */
 export function sleepButton() {
-  const label = h('span', { class: 'sleep-button-label' }, 'Sleep');
-  const el = h('button', { type: 'button', class: 'button sleep-button', 'aria-haspopup': 'dialog', on: { click: openSleepMenu } },
-    icon('moon'), label);
+  const { el, show } = menuButton('sleep', 'moon', 'Sleep', openSleepMenu);
   const update = (state) => {
     const set = Boolean(state?.sleep);
-    const text = set ? sleepText(state) : 'Sleep';
-    if (label.textContent !== text) label.textContent = text;
-    el.classList.toggle('is-set', set);
-    el.setAttribute('aria-label', set ? `Sleep timer: ${sleepSummary(state)}` : 'Sleep timer');
+    show(set ? sleepText(state) : 'Sleep', set, set ? `Sleep timer: ${sleepSummary(state)}` : 'Sleep timer');
   };
   update(player.state);
   return { el, update };
