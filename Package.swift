@@ -58,7 +58,7 @@ let package = Package(
         .target(name: "MPRIS", dependencies: ["EarshotCore", "Playback", "Web", "CGio"]),
         .executableTarget(name: "earshot", dependencies: ["Web", "Playback", "Downloads", "Library", "Feeds", "FeedFetching", "HTTPClient", "EarshotCore", "MPRIS", "Snapcast"]),
         // The feed parser alone, for `make bench` (Sources/earshot-parse/main.swift says why).
-        .executableTarget(name: "earshot-parse", dependencies: ["Feeds"]),
+        .executableTarget(name: "earshot-parse", dependencies: ["Feeds", "EarshotCore"]),
         // Library search speed for `make bench` (Sources/earshot-bench/main.swift says what it measures).
         .executableTarget(name: "earshot-bench", dependencies: ["Library", "EarshotCore"]),
         .target(name: "TestSupport", dependencies: ["EarshotCore"]),

@@ -11,8 +11,10 @@ import Web
 // Wiring only: parse options, open the library, start mpv and the server, stop cleanly.
 
 let started = Date()
-// Few malloc arenas, each shared by threads, rather than one for nearly every thread (MemoryTrim says why).
+// Few malloc arenas, each shared by threads, rather than one for nearly every thread, and a feed
+// parse's buffers kept for the next parse (MemoryTrim says why).
 MemoryTrim.limitArenas(to: 2)
+MemoryTrim.keepParseBuffers()
 
 func fail(_ message: String) -> Never {
     FileHandle.standardError.write(Data("earshot: \(message)\n".utf8))
@@ -211,6 +213,9 @@ print("Earshot is serving on http://\(options.host):\(server.port)/")
 if options.lan { print(LANBanner.text(port: server.port)) }
 fflush(nil) // a pipe is block-buffered: whoever waits for this line must see it now
 FileHandle.standardError.write(Data("earshot: ready in \(elapsed) ms; library \(libraryPath); audio output \(options.audioOutput ?? "auto")\n".utf8))
+// What starting took and freed (the library read, the demo's feed parsed) goes back to the system:
+// the allocator keeps a parse's buffers for the next parse and no longer trims on its own.
+MemoryTrim.giveBack()
 
 for await _ in quitting { break }
 mpris?.stop()

@@ -1,10 +1,22 @@
-import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
+import FoundationEssentials
 
+/// How the process's allocator (glibc's malloc) is set up, and when it gives memory back. Decided by
+/// each binary's main, first thing, before threads allocate: `earshot` and `earshot-parse` set it up
+/// alike, so the parser measured by `make bench` is the one the server runs.
+///
 /// Gives the heap's free pages back to the system after work that allocated a lot at once (a feed
 /// of 60,000 episodes parsed and stored): glibc keeps freed memory for reuse, so a server that
 /// subscribed one big feed would otherwise hold on to its peak for good (107 MB of Private_Dirty
 /// after a 60,000-item subscription; `make bench`, bench/memory.py).
 public enum MemoryTrim {
+    // <malloc.h>'s mallopt parameters (Swift's Glibc module leaves that header out).
+    private static let trimThresholdParameter: Int32 = -1  // M_TRIM_THRESHOLD
+    private static let mmapThresholdParameter: Int32 = -3  // M_MMAP_THRESHOLD
+    private static let arenaMaxParameter: Int32 = -8  // M_ARENA_MAX
+
     /// glibc's malloc_trim, looked up at run time (Swift's Glibc module leaves <malloc.h> out).
     private static let mallocTrim: (@convention(c) (Int) -> Int32)? = {
         #if os(Linux)
@@ -16,7 +28,9 @@ public enum MemoryTrim {
     }()
 
     /// Returns free heap pages to the system (a few milliseconds; after big subscriptions and refreshes).
-    static func giveBack() { _ = mallocTrim?(0) }
+    /// It gives back everything free, whatever `keepParseBuffers` set: that only stops `free` from
+    /// trimming on its own.
+    public static func giveBack() { _ = mallocTrim?(0) }
 
     private static let mallopt: (@convention(c) (Int32, Int32) -> Int32)? = {
         #if os(Linux)
@@ -33,7 +47,19 @@ public enum MemoryTrim {
     /// download) held 90 MB of Private_Dirty under the soak's 50 clients, 40 MB with two arenas, at
     /// the same latency (`make bench`, bench/soak.py). Called first thing, before threads allocate.
     public static func limitArenas(to count: Int32) {
-        let arenaMax: Int32 = -8  // M_ARENA_MAX in <malloc.h>, which Swift's Glibc module leaves out
-        _ = mallopt?(arenaMax, count)
+        _ = mallopt?(arenaMaxParameter, count)
+    }
+
+    /// Buffers of up to 16 MiB come from the heap, and up to 32 MiB free at its top stay there until
+    /// `giveBack`. A feed parse holds a few megabytes at once (the file's 1 MiB chunk, libxml2's input
+    /// buffer of twice that, the notes being sanitized) and frees them at its end; glibc's defaults
+    /// mapped them afresh or trimmed the heap after every parse, so each parse faulted its ~4 MB in
+    /// again: about 900 page faults a feed, 2 ms of the 5 ms libxml2 took to read giantbomb's 1.6 MB
+    /// (`perf stat -e page-faults earshot-parse FILE --repeat 41`: 36,603 faults before, 1,489 after).
+    /// A refresh of hundreds of subscriptions is that many parses in a row; the refresh gives the
+    /// memory back when it ends (`giveBack`), so idle memory is unchanged.
+    public static func keepParseBuffers() {
+        _ = mallopt?(mmapThresholdParameter, 16 << 20)
+        _ = mallopt?(trimThresholdParameter, 32 << 20)
     }
 }
