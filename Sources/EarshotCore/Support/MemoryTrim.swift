@@ -50,8 +50,8 @@ public enum MemoryTrim {
         _ = mallopt?(arenaMaxParameter, count)
     }
 
-    /// Buffers of up to 16 MiB come from the heap, and up to 32 MiB free at its top stay there until
-    /// `giveBack`. A feed parse holds a few megabytes at once (the file's 1 MiB chunk, libxml2's input
+    /// Buffers of up to 4 MiB come from the heap, and up to 8 MiB free at its top stay there until
+    /// `giveBack` (bounded: between refreshes the server's other work frees memory too). A feed parse holds a few megabytes at once (the file's 1 MiB chunk, libxml2's input
     /// buffer of twice that, the notes being sanitized) and frees them at its end; glibc's defaults
     /// mapped them afresh or trimmed the heap after every parse, so each parse faulted its ~4 MB in
     /// again: about 900 page faults a feed, 2 ms of the 5 ms libxml2 took to read giantbomb's 1.6 MB
@@ -59,7 +59,7 @@ public enum MemoryTrim {
     /// A refresh of hundreds of subscriptions is that many parses in a row; the refresh gives the
     /// memory back when it ends (`giveBack`), so idle memory is unchanged.
     public static func keepParseBuffers() {
-        _ = mallopt?(mmapThresholdParameter, 16 << 20)
-        _ = mallopt?(trimThresholdParameter, 32 << 20)
+        _ = mallopt?(mmapThresholdParameter, 4 << 20)
+        _ = mallopt?(trimThresholdParameter, 8 << 20)
     }
 }
