@@ -130,6 +130,11 @@ extension MPVPlayer {
                 lock.lock(); tlsFailure = line; lock.unlock()
             }
             return nil
+        case MPV_EVENT_SET_PROPERTY_REPLY:
+            if event.reply_userdata == Self.pauseReplyID {
+                lock.lock(); pauseSetsInFlight = max(0, pauseSetsInFlight - 1); lock.unlock()
+            }
+            return nil
         case MPV_EVENT_COMMAND_REPLY:
             guard event.error < 0 else { return nil }
             return .commandFailed(String(cString: earshot_mpv_error_string(event.error)))

@@ -25,6 +25,8 @@ public final class MPVPlayer: @unchecked Sendable {
     var health = MPVHealth()
     /// Whether mpv plays into Snapcast's pipe now (MPVPlayer+Outputs), guarded by `lock`.
     var intoRooms = false
+    /// Pause changes sent and not yet answered by mpv (`pauseChangeInFlight`), guarded by `lock`.
+    var pauseSetsInFlight = 0
 
     /// Every event mpv reports, in order, decoded — across restarts. Finishes after `shutdown()`.
     public let events: AsyncStream<MPVEvent>
@@ -129,6 +131,7 @@ public final class MPVPlayer: @unchecked Sendable {
         generation += 1
         eventThreadDone = DispatchSemaphore(value: 0)
         health = MPVHealth()
+        pauseSetsInFlight = 0 // the old mpv's replies stop with it
         startEventThread(handle: fresh, generation: generation, done: eventThreadDone)
         lock.unlock()
         let box = HandleBox(handle: old)
@@ -160,7 +163,24 @@ public final class MPVPlayer: @unchecked Sendable {
         command(["seek", String(format: "%.3f", max(0, seconds)), "absolute+exact"])
     }
 
-    public func setPaused(_ paused: Bool) { setProperty("pause", paused ? "yes" : "no") }
+    /// Pauses or resumes. The change is asynchronous: until mpv has carried it out (its reply),
+    /// `pauseChangeInFlight` is true, and a `pause` report read meanwhile may be older than it.
+    public func setPaused(_ paused: Bool) {
+        lock.lock(); defer { lock.unlock() }
+        guard !isShutDown else { return }
+        var cValue: UnsafeMutablePointer<CChar>? = strdup(paused ? "yes" : "no")
+        defer { free(cValue) }
+        if earshot_mpv_set_property_async(handle, Self.pauseReplyID, "pause", MPV_FORMAT_STRING, &cValue) >= 0 {
+            pauseSetsInFlight += 1
+        }
+    }
+
+    /// Whether a pause or resume asked for has not been carried out by mpv yet. mpv's `pause` reports,
+    /// and even its value read now, can still be the one before it: `mpv_get_property` reads under
+    /// the core's lock without running the requests queued ahead of it (a resume's read could see
+    /// the pause sent just before, and the engine took that for a pause from elsewhere: HandoffTests
+    /// saw the speakers paused right after `handoff.give` once in a full run).
+    public var pauseChangeInFlight: Bool { lock.withLock { pauseSetsInFlight > 0 } }
     public func setSpeed(_ rate: Double) { setProperty("speed", String(format: "%.3f", rate)) }
     public func setVolume(_ volume: Double) { setProperty("volume", String(format: "%.1f", volume)) }
     public func setMuted(_ muted: Bool) { setProperty("mute", muted ? "yes" : "no") }
@@ -226,6 +246,7 @@ public final class MPVPlayer: @unchecked Sendable {
 
     static let commandReplyID: UInt64 = 1
     static let propertyReplyID: UInt64 = 2
+    static let pauseReplyID: UInt64 = 3
 
     // MARK: - Receiving
 

@@ -62,8 +62,9 @@ extension PlaybackEngine {
         case .paused(let paused):
             // Normally an echo of our own command; a change from elsewhere is reported. Reports
             // queue up behind commands: a resume's echo can arrive after a pause sent right behind
-            // it, so mpv's value now (set synchronously by our commands) decides, not the report.
-            if loaded, paused != state.paused {
+            // it, so mpv's value now decides, not the report — once mpv has carried out every pause
+            // change we sent (they are asynchronous; until then its value can be the old one too).
+            if loaded, paused != state.paused, !player.pauseChangeInFlight {
                 let now = player.property("pause").map { $0 == "yes" } ?? paused
                 if now != state.paused { state.paused = now; publishState() }
             }
