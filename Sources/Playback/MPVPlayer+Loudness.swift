@@ -53,14 +53,20 @@ extension MPVPlayer {
         }
         var last: [String: String] = [:]
         let deadline = Date().addingTimeInterval(loudnessTimeLimit)
+        // Once at the end, the metadata is read until it holds the integrated loudness: in one full
+        // test run the first read at the end had none (DownloadLoudnessTests found the tone
+        // unmeasured), so a read without it is tried again for up to 2 s.
+        var endReached: Date?
         while Date() < deadline {
             let event = earshot_mpv_wait_event(h, 0.05)?.pointee
             if event?.event_id == MPV_EVENT_COMMAND_REPLY, event?.error ?? 0 < 0 { return nil }
             // Not audio, or broken: mpv gives up on it.
             if event?.event_id == MPV_EVENT_END_FILE || event?.event_id == MPV_EVENT_SHUTDOWN { return nil }
-            if string("eof-reached") == "yes" {
+            if endReached != nil || string("eof-reached") == "yes" {
+                let reached = endReached ?? Date()
+                endReached = reached
                 last = string("af-metadata/meter").map(loudnessMetadata) ?? [:]
-                break
+                if last["lavfi.r128.I"] != nil || Date().timeIntervalSince(reached) > 2 { break }
             }
         }
         guard let integrated = last["lavfi.r128.I"].flatMap(Double.init), integrated.isFinite else { return nil }
