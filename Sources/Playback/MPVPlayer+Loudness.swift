@@ -62,11 +62,10 @@ extension MPVPlayer {
             if event?.event_id == MPV_EVENT_COMMAND_REPLY, event?.error ?? 0 < 0 { return nil }
             // Not audio, or broken: mpv gives up on it.
             if event?.event_id == MPV_EVENT_END_FILE || event?.event_id == MPV_EVENT_SHUTDOWN { return nil }
-            if endReached != nil || string("eof-reached") == "yes" {
-                let reached = endReached ?? Date()
-                endReached = reached
+            if endReached == nil, string("eof-reached") == "yes" { endReached = Date() }
+            if let endReached {
                 last = string("af-metadata/meter").map(loudnessMetadata) ?? [:]
-                if last["lavfi.r128.I"] != nil || Date().timeIntervalSince(reached) > 2 { break }
+                if last["lavfi.r128.I"] != nil || Date().timeIntervalSince(endReached) > 2 { break }
             }
         }
         guard let integrated = last["lavfi.r128.I"].flatMap(Double.init), integrated.isFinite else { return nil }

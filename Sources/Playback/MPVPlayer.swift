@@ -166,12 +166,10 @@ public final class MPVPlayer: @unchecked Sendable {
     /// Pauses or resumes. The change is asynchronous: until mpv has carried it out (its reply),
     /// `pauseChangeInFlight` is true, and a `pause` report read meanwhile may be older than it.
     public func setPaused(_ paused: Bool) {
-        lock.lock(); defer { lock.unlock() }
-        guard !isShutDown else { return }
-        var cValue: UnsafeMutablePointer<CChar>? = strdup(paused ? "yes" : "no")
-        defer { free(cValue) }
-        if earshot_mpv_set_property_async(handle, Self.pauseReplyID, "pause", MPV_FORMAT_STRING, &cValue) >= 0 {
-            pauseSetsInFlight += 1
+        // Counted before it is sent, so its reply can never come first.
+        lock.withLock { pauseSetsInFlight += 1 }
+        if !setProperty("pause", paused ? "yes" : "no", replyID: Self.pauseReplyID) {
+            lock.withLock { pauseSetsInFlight = max(0, pauseSetsInFlight - 1) }
         }
     }
 
@@ -236,12 +234,14 @@ public final class MPVPlayer: @unchecked Sendable {
         }
     }
 
-    func setProperty(_ name: String, _ value: String) {
+    /// Sets a property asynchronously; mpv's reply carries `replyID`. False when it was not sent.
+    @discardableResult
+    func setProperty(_ name: String, _ value: String, replyID: UInt64 = propertyReplyID) -> Bool {
         lock.lock(); defer { lock.unlock() }
-        guard !isShutDown else { return }
+        guard !isShutDown else { return false }
         var cValue: UnsafeMutablePointer<CChar>? = strdup(value)
         defer { free(cValue) }
-        _ = earshot_mpv_set_property_async(handle, Self.propertyReplyID, name, MPV_FORMAT_STRING, &cValue)
+        return earshot_mpv_set_property_async(handle, replyID, name, MPV_FORMAT_STRING, &cValue) >= 0
     }
 
     static let commandReplyID: UInt64 = 1

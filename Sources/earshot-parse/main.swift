@@ -21,8 +21,7 @@ import Glibc
 // CPU time of that parse on all threads (large feeds' notes are sanitized on a second one).
 
 // The allocator set up as the server sets it up (MemoryTrim), so what is measured here is what it runs.
-MemoryTrim.limitArenas(to: 2)
-MemoryTrim.keepParseBuffers()
+MemoryTrim.configure()
 
 func fail(_ message: String) -> Never {
     let line = Array("earshot-parse: \(message)\n".utf8)

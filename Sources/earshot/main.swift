@@ -11,10 +11,9 @@ import Web
 // Wiring only: parse options, open the library, start mpv and the server, stop cleanly.
 
 let started = Date()
-// Few malloc arenas, each shared by threads, rather than one for nearly every thread, and a feed
-// parse's buffers kept for the next parse (MemoryTrim says why).
-MemoryTrim.limitArenas(to: 2)
-MemoryTrim.keepParseBuffers()
+// Few malloc arenas, each shared by threads, and a feed parse's buffers kept for the next parse
+// (MemoryTrim says why).
+MemoryTrim.configure()
 
 func fail(_ message: String) -> Never {
     FileHandle.standardError.write(Data("earshot: \(message)\n".utf8))

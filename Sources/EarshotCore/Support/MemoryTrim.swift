@@ -28,7 +28,7 @@ public enum MemoryTrim {
     }()
 
     /// Returns free heap pages to the system (a few milliseconds; after big subscriptions and refreshes).
-    /// It gives back everything free, whatever `keepParseBuffers` set: that only stops `free` from
+    /// It gives back everything free, whatever `configure` set: that only stops `free` from
     /// trimming on its own.
     public static func giveBack() { _ = mallocTrim?(0) }
 
@@ -41,24 +41,25 @@ public enum MemoryTrim {
         #endif
     }()
 
-    /// At most `count` malloc arenas (glibc's `M_ARENA_MAX`; its default is 8 per core). Each thread that
+    /// Sets the allocator up: each binary's main calls it first thing, before threads allocate.
+    ///
+    /// At most two malloc arenas (glibc's `M_ARENA_MAX`; its default is 8 per core). Each thread that
     /// allocates gets an arena of its own while there are fewer than that, and an arena keeps what
     /// its threads freed: the server's dozen threads (the pool, the socket service, each fetch and
     /// download) held 90 MB of Private_Dirty under the soak's 50 clients, 40 MB with two arenas, at
-    /// the same latency (`make bench`, bench/soak.py). Called first thing, before threads allocate.
-    public static func limitArenas(to count: Int32) {
-        _ = mallopt?(arenaMaxParameter, count)
-    }
-
+    /// the same latency (`make bench`, bench/soak.py).
+    ///
     /// Buffers of up to 4 MiB come from the heap, and up to 8 MiB free at its top stay there until
-    /// `giveBack` (bounded: between refreshes the server's other work frees memory too). A feed parse holds a few megabytes at once (the file's 1 MiB chunk, libxml2's input
-    /// buffer of twice that, the notes being sanitized) and frees them at its end; glibc's defaults
-    /// mapped them afresh or trimmed the heap after every parse, so each parse faulted its ~4 MB in
-    /// again: about 900 page faults a feed, 2 ms of the 5 ms libxml2 took to read giantbomb's 1.6 MB
-    /// (`perf stat -e page-faults earshot-parse FILE --repeat 41`: 36,603 faults before, 1,489 after).
-    /// A refresh of hundreds of subscriptions is that many parses in a row; the refresh gives the
-    /// memory back when it ends (`giveBack`), so idle memory is unchanged.
-    public static func keepParseBuffers() {
+    /// `giveBack` (bounded: between refreshes the server's other work frees memory too). A feed parse
+    /// holds a few megabytes at once (the file's 1 MiB chunk, libxml2's input buffer of twice that,
+    /// the notes being sanitized) and frees them at its end; glibc's defaults mapped them afresh or
+    /// trimmed the heap after every parse, so each parse faulted its ~4 MB in again: about 900 page
+    /// faults a feed, 2 ms of the 5 ms libxml2 took to read giantbomb's 1.6 MB (`perf stat -e
+    /// page-faults earshot-parse FILE --repeat 41`: 36,603 faults before, 1,495 after). A refresh of
+    /// hundreds of subscriptions is that many parses in a row; the refresh gives the memory back when
+    /// it ends (`giveBack`), so idle memory is unchanged.
+    public static func configure() {
+        _ = mallopt?(arenaMaxParameter, 2)
         _ = mallopt?(mmapThresholdParameter, 4 << 20)
         _ = mallopt?(trimThresholdParameter, 8 << 20)
     }
