@@ -37,8 +37,10 @@ JSON writing (MB = 10^6 bytes):
   (`/api/episodes` caps `limit` at 1,000: `limit=10000` is asked anyway and shows what it returns;
   `/api/podcasts/{id}/episodes` stops at 500 episodes; so the whole list is what a client gets by
   paging: every page of 1,000 following `more`, summed), and a page at offset 59,000 ÷ the page
-  at 0; these three in interleaved rounds, best of N each, so a slow spell of the shared machine
-  lands on all alike. Criterion (ours): ≤ 1.5 = linear.
+  at 0; these in interleaved rounds, best of N each, so a slow spell of the shared machine
+  lands on all alike. Criterion (ours): ≤ 1.5 = linear. Both ways of paging are measured: `after`
+  the last episode of the page before (keyset, what the web UI does) and `offset` (for clients that
+  count; SQLite walks the skipped rows, so a deep page costs more by nature).
 
 The tables are printed and written to .build/bench/memory.md. Exit status 0 when everything was
 measured (a budget missed is a ✗ in the table), 1 when the bench itself could not run.
@@ -363,6 +365,8 @@ def measure_server(binary, feed_path, runs):
         search_word = "kernel"
 
         p = pid_podcast
+        # The episode a keyset page deep in the list starts after: the one at offset 59,000 - 1.
+        deep_anchor = server.json("GET", f"/api/episodes?podcast={p}&offset={FEED_ITEMS - 1001}&limit=1")["episodes"][0]["id"]
         endpoints = [
             # (label, path, group) — group "page" rows take part in the linearity table
             ("podcasts", "/api/podcasts", None),
@@ -370,6 +374,7 @@ def measure_server(binary, feed_path, runs):
             ("episodes, limit=1000", f"/api/episodes?podcast={p}&limit=1000", "page"),
             ("episodes, limit=10000 (capped by the server)", f"/api/episodes?podcast={p}&limit=10000", "page"),
             (f"episodes, offset={FEED_ITEMS - 1000}, limit=1000", f"/api/episodes?podcast={p}&offset={FEED_ITEMS - 1000}&limit=1000", "offset"),
+            (f"episodes after the {FEED_ITEMS - 1000:,}th (keyset), limit=1000", f"/api/episodes?podcast={p}&after={deep_anchor}&limit=1000", "after"),
             ("episodes, sort=oldest, limit=1000", f"/api/episodes?podcast={p}&sort=oldest&limit=1000", None),
             ("episodes, sort=longest, limit=1000", f"/api/episodes?podcast={p}&sort=longest&limit=1000", None),
             ("episodes, filter=unplayed, limit=1000", f"/api/episodes?podcast={p}&filter=unplayed&limit=1000", None),
@@ -409,23 +414,29 @@ def measure_server(binary, feed_path, runs):
         # 1,000 following `more`, summed); the best of each.
         first_path = f"/api/episodes?podcast={p}&limit=1000"
         deep_path = f"/api/episodes?podcast={p}&offset={FEED_ITEMS - 1000}&limit=1000"
-        best = {"page": None, "deep": None, "all": None}
+        deep_after_path = f"/api/episodes?podcast={p}&after={deep_anchor}&limit=1000"
+        best = {"page": None, "deep": None, "deep_after": None, "all": None, "all_offset": None}
         with Sampler(pid) as sampler:
             for _ in range(runs):
-                for key, path in (("page", first_path), ("deep", deep_path)):
+                for key, path in (("page", first_path), ("deep", deep_path), ("deep_after", deep_after_path)):
                     status, body, first, last = server.request("GET", path, timeout=600)
                     if status != 200:
                         raise RuntimeError(f"GET {path}: {status} {body[:300]!r}")
                     if best[key] is None or last < best[key]["last"]:
                         best[key] = {"bytes": len(body), "items": len(json.loads(body)["episodes"]), "last": last}
-                walked = walk_all(server, p)
-                if best["all"] is None or walked["last"] < best["all"]["last"]:
-                    best["all"] = walked
+                for key, keyset in (("all", True), ("all_offset", False)):
+                    walked = walk_all(server, p, keyset)
+                    if best[key] is None or walked["last"] < best[key]["last"]:
+                        best[key] = walked
         results["linearity"] = best
+        results["paged"] = [
+            dict(best["all"], peak=sampler.peak_dirty, first=float("nan"), group=None,
+                 label=f"all episodes, {best['all']['pages']} pages of 1,000 following `after` (summed; as the web UI pages)",
+                 path=f"/api/episodes?podcast={p}&after=…&limit=1000"),
+            dict(best["all_offset"], peak=sampler.peak_dirty, first=float("nan"), group=None,
+                 label=f"all episodes, {best['all_offset']['pages']} pages of 1,000 by offset (summed)",
+                 path=f"/api/episodes?podcast={p}&offset=…&limit=1000")]
         walked = best["all"]
-        results["paged"] = dict(walked, peak=sampler.peak_dirty, first=float("nan"), group=None,
-                                label=f"all episodes, {walked['pages']} pages of 1,000 (summed)",
-                                path=f"/api/episodes?podcast={p}&offset=…&limit=1000")
         print(f"memory: all {walked['items']} episodes in {walked['pages']} pages: {walked['bytes'] / MB:.1f} MB "
               f"in {walked['last']:.2f} s", file=sys.stderr)
         results["end"] = memory_mb(pid)
@@ -438,12 +449,16 @@ def measure_server(binary, feed_path, runs):
     return results
 
 
-def walk_all(server, podcast):
-    """Every episode of the podcast as a client gets them: pages of 1,000 following `more`; the
-    sums of bytes, items and seconds."""
-    total_bytes, total_items, pages, offset, elapsed = 0, 0, 0, 0, 0.0
+def walk_all(server, podcast, keyset=True):
+    """Every episode of the podcast as a client gets them: pages of 1,000 following `more`, each
+    `after` the last one of the page before (keyset) or at the count so far (offset); the sums of
+    bytes, items and seconds."""
+    total_bytes, total_items, pages, offset, elapsed, last_id = 0, 0, 0, 0, 0.0, None
     while True:
-        path = f"/api/episodes?podcast={podcast}&offset={offset}&limit=1000"
+        if keyset and last_id is not None:
+            path = f"/api/episodes?podcast={podcast}&after={last_id}&limit=1000"
+        else:
+            path = f"/api/episodes?podcast={podcast}&offset={offset}&limit=1000"
         status, body, _, last = server.request("GET", path, timeout=600)
         if status != 200:
             raise RuntimeError(f"GET {path}: {status} {body[:300]!r}")
@@ -451,6 +466,8 @@ def walk_all(server, podcast):
         total_bytes, total_items, pages, elapsed = total_bytes + len(body), total_items + len(page["episodes"]), \
             pages + 1, elapsed + last
         offset += len(page["episodes"])
+        if page["episodes"]:
+            last_id = page["episodes"][-1]["id"]
         if not page["more"] or not page["episodes"]:
             return {"bytes": total_bytes, "items": total_items, "pages": pages, "last": elapsed}
 
@@ -545,7 +562,7 @@ def report(binary, feed_path, server, parse, runs):
         f"server peak MB | budget | within |",
         "| --- | ---: | ---: | ---: | ---: | ---: | ---: | --- | :---: |",
     ]
-    for e in server["endpoints"] + [server["paged"]]:
+    for e in server["endpoints"] + server["paged"]:
         rate = e["bytes"] / MB / e["last"] if e["last"] > 0 else 0
         judged = e["bytes"] >= JUDGED_BYTES
         budget = f"≥ {BUDGET_JSON_MBS} MB/s" if judged else f"n/a (< {JUDGED_BYTES // 1000} KB)"
@@ -557,6 +574,7 @@ def report(binary, feed_path, server, parse, runs):
     by_path = {e["label"]: e for e in server["endpoints"]}
     linearity = server["linearity"]
     page, deep, walked = linearity["page"], linearity["deep"], linearity["all"]
+    deep_after, walked_offset = linearity["deep_after"], linearity["all_offset"]
     per_byte = lambda e: e["last"] / e["bytes"]  # noqa: E731
     capped = by_path["episodes, limit=10000 (capped by the server)"]
     lines += [
@@ -568,8 +586,12 @@ def report(binary, feed_path, server, parse, runs):
     for name, e, ratio in (
             ("limit=10000 (capped by the server; from the table above): cost per byte", capped,
              per_byte(capped) / per_byte(by_path["episodes, limit=1000"])),
-            (f"all of them: {walked['pages']} pages of limit=1000 following `more` (summed): cost per byte", walked,
-             per_byte(walked) / per_byte(page)),
+            (f"all of them: {walked['pages']} pages of limit=1000 following `more`, each `after` the last (summed): cost per byte",
+             walked, per_byte(walked) / per_byte(page)),
+            (f"the page after the {FEED_ITEMS - 1000:,}th episode (keyset) vs the first page: time", deep_after,
+             deep_after["last"] / page["last"]),
+            (f"all of them by offset: {walked_offset['pages']} pages (summed): cost per byte", walked_offset,
+             per_byte(walked_offset) / per_byte(page)),
             (f"the page at offset {FEED_ITEMS - 1000:,} vs offset 0: time", deep, deep["last"] / page["last"])):
         lines.append(f"| {name} | {e['items']:,} | {e['bytes']:,} | {e['last'] * 1000:.1f} | {ratio:.2f} | "
                      f"≤ {LINEAR} = linear | {ok(ratio <= LINEAR)} |")

@@ -3,10 +3,13 @@ import EarshotCore
 /// The statements of filtered, sorted, paged episode lists and of the Inbox. Built from fixed
 /// fragments chosen by `EpisodeQuery`'s enums: nothing the client sends reaches the SQL text.
 enum EpisodeListSQL {
-    static func list(_ query: EpisodeQuery) -> String {
+    /// Parameters: ?1 the podcast, ?2 the limit, ?3 the offset; with `run` (keyset paging, `KeysetRun`)
+    /// ?4 the anchor's sort key and ?5 its id.
+    static func list(_ query: EpisodeQuery, run: String? = nil) -> String {
         var conditions = ["p.subscribed = 1"]
         if query.podcast != nil { conditions.append("e.podcast_id = ?1") }
         if let filter = query.filter { conditions.append(condition(filter)) }
+        if let run { conditions.append(run) }
         // All podcasts: CROSS JOIN keeps the episodes outer, walked along a sort index (see
         // LibrarySQL.recentEpisodes); one podcast: the planner starts from its index.
         let join = query.podcast == nil ? "CROSS JOIN" : "JOIN"
@@ -42,13 +45,55 @@ enum EpisodeListSQL {
         }
     }
 
+    /// Where a keyset page's anchor stands in its list: its sort key and id (`after`).
+    struct Anchor: Equatable {
+        var published: Double?
+        var duration: Double
+        var id: Int64
+    }
+
+    static let anchor = "SELECT published, duration FROM episodes WHERE id = ?"
+
+    /// One run of rows in a keyset page: its condition, and whether it names the anchor (?4 its sort key, ?5
+    /// its id) — a later run is taken whole and names neither.
+    struct Run: Equatable {
+        var condition: String
+        var anchored: Bool
+    }
+
+    /// The runs, in list order, that hold the rows after `anchor` in `sort`'s order, and the value bound as
+    /// ?4 (the anchor's sort key). A sort orders rows in runs — dated then undated, known length then
+    /// unknown — so the rows after the anchor are the rest of its own run (a row-value comparison, which
+    /// SQLite answers with a range of the sort's index) and then each later run whole. A page is filled run
+    /// by run with the list's own ORDER BY: no row is read only to be skipped.
+    static func runs(after anchor: Anchor, _ sort: EpisodeQuery.Sort) -> (runs: [Run], key: Double?) {
+        let rest = { Run(condition: $0, anchored: true) }
+        let whole = { Run(condition: $0, anchored: false) }
+        return switch sort {
+        case .newest:
+            anchor.published == nil ? ([rest("e.published IS NULL AND e.id < ?5")], nil)
+                : ([rest("(e.published, e.id) < (?4, ?5)"), whole("e.published IS NULL")], anchor.published)
+        case .oldest:
+            anchor.published == nil ? ([rest("e.published IS NULL AND e.id > ?5")], nil)
+                : ([rest("(e.published, e.id) > (?4, ?5)"), whole("e.published IS NULL")], anchor.published)
+        case .shortest:
+            anchor.duration > 0 ? ([rest("e.duration > 0 AND (e.duration, e.id) > (?4, ?5)"), whole("e.duration <= 0")], anchor.duration)
+                : ([rest("e.duration <= 0 AND (e.duration, e.id) > (?4, ?5)")], anchor.duration)
+        case .longest:
+            ([rest("(e.duration, e.id) < (?4, ?5)")], anchor.duration)
+        }
+    }
+
     // The Inbox holds a few of a library's episodes: read them from their partial index and sort them,
     // rather than walk every episode by date (the planner's choice without statistics: 22 ms for an
     // Inbox of one beside a 60,000-episode podcast, make bench).
-    static let inbox = """
-        SELECT \(LibrarySQL.episodeFields) FROM episodes e INDEXED BY episodes_in_inbox JOIN podcasts p ON p.id = e.podcast_id
-        WHERE e.inbox_at IS NOT NULL AND p.subscribed = 1 ORDER BY e.published DESC, e.id DESC LIMIT ?1 OFFSET ?2
+    /// Parameters: ?1 the limit, ?2 the offset; with `run` (newest's, keyset paging) ?4 and ?5 as in `list`.
+    static func inbox(run: String? = nil) -> String {
         """
+        SELECT \(LibrarySQL.episodeFields) FROM episodes e INDEXED BY episodes_in_inbox JOIN podcasts p ON p.id = e.podcast_id
+        WHERE e.inbox_at IS NOT NULL AND p.subscribed = 1\(run.map { " AND " + $0 } ?? "") ORDER BY e.published DESC, e.id DESC LIMIT ?1 OFFSET ?2
+        """
+    }
     static let inboxCount = """
         SELECT count(*) FROM episodes e JOIN podcasts p ON p.id = e.podcast_id WHERE e.inbox_at IS NOT NULL AND p.subscribed = 1
         """

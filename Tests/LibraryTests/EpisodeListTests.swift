@@ -59,6 +59,51 @@ struct EpisodeListTests {
         }
     }
 
+    @Test("keyset pages (after an episode) add up to the list in every sort and filter, through undated and unknown-length runs")
+    func keysetPages() async throws {
+        try await withStore { store, _ in
+            // Ties on purpose: a few dates and lengths shared by many episodes, some undated, some of unknown length.
+            var random = SplitMix64(seed: 15)
+            let items = (0..<90).map { index -> FeedItem in
+                let hours: Double? = random.next() % 5 == 0 ? nil : Double(random.next() % 12)
+                let duration = random.next() % 4 == 0 ? 0 : Double(random.next() % 6) * 60
+                return Self.item("k\(index)", hours: hours, duration: duration)
+            }
+            let podcast = try await store.subscribe(feedURL: "https://example.org/keyset.xml", content: FeedContent(title: "Keyset", items: items))
+            _ = try await store.subscribe(feedURL: "https://example.org/other.xml", content: feed("Other", items: 7))
+            for episode in try await store.episodes(podcastID: podcast.id) where random.next() % 3 == 0 {
+                try await store.setPlayed(episodeID: episode.id, played: true)
+            }
+            for sort in EpisodeQuery.Sort.allCases {
+                for filter in [nil] + EpisodeQuery.Filter.allCases.map(Optional.some) {
+                    for podcastID in [podcast.id, nil] {
+                        let whole = try await store.episodes(EpisodeQuery(filter: filter, sort: sort, podcast: podcastID, limit: 1_000))
+                        #expect(!whole.more)
+                        for size in [1, 4, 25] {
+                            var walked: [Int64] = []
+                            var page = try await store.episodes(EpisodeQuery(filter: filter, sort: sort, podcast: podcastID, limit: size))
+                            walked += page.episodes.map(\.id)
+                            while page.more, let last = walked.last, walked.count <= whole.episodes.count {  // a repeat can't loop forever
+                                page = try await store.episodes(EpisodeQuery(filter: filter, sort: sort, podcast: podcastID, after: last, limit: size))
+                                #expect(!page.episodes.isEmpty || !page.more)
+                                walked += page.episodes.map(\.id)
+                            }
+                            #expect(walked == whole.episodes.map(\.id), "sort \(sort), filter \(String(describing: filter)), page \(size)")
+                        }
+                    }
+                }
+            }
+            // The anchor need not pass the filter: played meanwhile, the list goes on after it, nothing skipped.
+            let unplayed = try await store.episodes(EpisodeQuery(filter: .unplayed, podcast: podcast.id, limit: 1_000)).episodes.map(\.id)
+            let first = try await store.episodes(EpisodeQuery(filter: .unplayed, podcast: podcast.id, limit: 5)).episodes.map(\.id)
+            try await store.setPlayed(episodeID: first[4], played: true)
+            let next = try await store.episodes(EpisodeQuery(filter: .unplayed, podcast: podcast.id, after: first[4], limit: 5)).episodes.map(\.id)
+            #expect(next == Array(unplayed[5..<10]))
+            #expect(try await store.episodes(EpisodeQuery(after: 999_999)) == EpisodePage(episodes: [], more: false),
+                    "an anchor the library does not hold: an empty page (the server answers 400 first)")
+        }
+    }
+
     @Test("the Inbox: a new subscription's newest, a refresh's new ones; queued, played, listened to, dismissed or cleared leave")
     func inbox() async throws {
         try await withStore { store, _ in
@@ -75,6 +120,11 @@ struct EpisodeListTests {
             #expect(try await store.inbox().total == 4, "a refresh with nothing new brings nothing")
             #expect(try await store.inbox(offset: 1, limit: 2).episodes.map(\.guid) == ["g", "f"])
             #expect(try await store.inbox(offset: 1, limit: 2).more)
+            let hID = try await store.inbox().episodes[0].id
+            #expect(try await store.inbox(after: hID, limit: 2).episodes.map(\.guid) == ["g", "f"], "after an episode, as at an offset")
+            #expect(try await store.inbox(after: hID, limit: 2).more)
+            #expect(try await store.inbox(after: try await store.inbox().episodes[2].id, limit: 2) == EpisodePage(episodes: [
+                try await store.inbox().episodes[3]], more: false, total: 4))
 
             let ids = Dictionary(uniqueKeysWithValues: try await store.episodes(podcastID: podcast.id).map { ($0.guid, $0.id) })
             try await store.setPlayed(episodeID: ids["h"]!, played: true)

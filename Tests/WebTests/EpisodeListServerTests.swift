@@ -21,13 +21,24 @@ struct EpisodeListServerTests {
             #expect(titles(body) == ["Second tone"] && body["more"] as? Bool == true)
             body = try await h.json("/api/episodes?sort=oldest&limit=1&offset=1")
             #expect(titles(body) == ["First tone"] && body["more"] as? Bool == false && body["offset"] as? Int == 1)
+            // Keyset: the page after an episode says so (and no offset).
+            let second = try await h.json("/api/episodes?sort=oldest&limit=1")
+            let secondID = try #require((second["episodes"] as? [[String: Any]])?.first?["id"] as? Int)
+            body = try await h.json("/api/episodes?sort=oldest&limit=1&after=\(secondID)")
+            #expect(titles(body) == ["First tone"] && body["more"] as? Bool == false && body["after"] as? Int == secondID && body["offset"] == nil)
+            body = try await h.json("/api/inbox?after=\(secondID)")
+            #expect(titles(body).isEmpty && body["total"] as? Int == 1 && body["after"] as? Int == secondID,
+                    "the Inbox after its older episode: nothing, the total still counts the whole Inbox")
             try await h.store.savePosition(episodeID: h.episodes[1].id, position: 5)
             #expect(titles(try await h.json("/api/episodes?filter=inprogress&podcast=\(h.podcast.id)")) == ["Second tone"])
             #expect(titles(try await h.json("/api/episodes?filter=played")).isEmpty)
             #expect(titles(try await h.json("/api/episodes?filter=downloaded")).isEmpty)
             for (query, message) in [("filter=new", "filter is one of unplayed, inprogress, downloaded, played, not \"new\""),
                                      ("sort=best", "sort is one of newest, oldest, shortest, longest, not \"best\""),
-                                     ("offset=-3", "offset is a whole number ≥ 0, not \"-3\""), ("podcast=abc", "podcast is a podcast id, not \"abc\"")] {
+                                     ("offset=-3", "offset is a whole number ≥ 0, not \"-3\""), ("podcast=abc", "podcast is a podcast id, not \"abc\""),
+                                     ("after=abc", "after is an episode id, not \"abc\""),
+                                     ("after=1&offset=2", "a page starts after an episode or at an offset, not both"),
+                                     ("after=999999", "after: there is no episode 999999 (it was removed): list from the start")] {
                 let response = try await h.http("/api/episodes?\(query)")
                 #expect(response.status == 400, "\(query)")
                 #expect((try JSONSerialization.jsonObject(with: response.body) as? [String: Any])?["error"] as? String == message)

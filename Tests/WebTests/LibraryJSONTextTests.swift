@@ -50,7 +50,8 @@ struct LibraryJSONTextTests {
     func bodies() throws {
         let episodes = Self.episodes
         for page in [EarshotServer.PageBody(episodes: episodes, offset: 40, more: true, total: 1_003),
-                     EarshotServer.PageBody(episodes: [], offset: 0, more: false, total: nil)] {
+                     EarshotServer.PageBody(episodes: [], offset: 0, more: false, total: nil),
+                     EarshotServer.PageBody(episodes: episodes, after: 9_007, offset: 0, more: true, total: nil)] {
             #expect(try Self.direct(page) == Self.generic(page))
         }
         let withEpisodes = EarshotServer.PodcastEpisodesBody(podcast: Self.podcast, episodes: episodes)

@@ -351,8 +351,14 @@ def test_scrolling_loads_every_page_once_with_few_rows_in_the_dom(lists_server, 
         expected = archive.expected(filter_, sort)
         assert len(rows(driver)) <= 100, "one page at first"
         driver.execute_script(RECORD)
+        driver.execute_script("performance.clearResourceTimings(); performance.setResourceTimingBufferSize(1000)")
         scroll_to_the_end(driver)
         seen = driver.execute_script("return window.__seen")
+        pages = driver.execute_script("""
+            return performance.getEntriesByType('resource').map(e => e.name).filter(n => n.includes('/api/episodes?'));""")
+        assert len(pages) >= len(expected) // 100 - 1, f"{query}: {len(pages)} page requests"
+        assert all("after=" in page and "offset=" not in page for page in pages), \
+            f"{query}: a page not asked after the last episode (keyset): {[p for p in pages if 'after=' not in p][:2]}"
         titles = seen["titles"]
         assert len(titles) == len(expected), f"{query}: {len(titles)} of {len(expected)} episodes appeared"
         in_order = [titles[str(n)] for n in range(1, len(expected) + 1)]

@@ -24,7 +24,7 @@ export function episodeBrowser({ view, podcast = null, allEmpty, label = 'Episod
   let first = true;
 
   const list = pagedList({
-    load: (offset, limit, signal) => getJSON(episodesPath(choice, { podcast, offset, limit }), { signal }),
+    load: (offset, limit, signal, after) => getJSON(episodesPath(choice, { podcast, after, offset, limit }), { signal }),
     row: episodeRow,
     emptyText: () => emptyText(choice.filter, allEmpty),
     onPage: () => {

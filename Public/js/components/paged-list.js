@@ -14,6 +14,9 @@
 // of 50 rows and a window of ±2.5 screens the list holds between 50 and about 250 rows whatever its
 // length. The chunk holding the focused row is never dropped.
 //
+// Pages follow the last episode loaded (`after`), not a count: a page deep in a long list costs what
+// the first one does, and episodes arriving at the top while one scrolls neither repeat nor vanish.
+//
 // Refetching (`refresh()`, on a `library` message): everything loaded so far is fetched again
 // (pages of up to 1000); when anything differs the list is rebuilt around the first row on screen,
 // and that row is put back where it was (the row that took its place, when it left the list), as
@@ -37,7 +40,9 @@ const GUESS = 80; // px, a row's height before any has been measured
 
 /**
  * `{el, reset(), refresh(), destroy(), items}`.
- * - `load(offset, limit, signal)` → Promise of `{episodes, more}` (one page of the API's answer);
+ * - `load(offset, limit, signal, after)` → Promise of `{episodes, more}` (one page of the API's answer):
+ *   the page after the episode id `after` (keyset paging, docs/protocol.md), or at `offset` when
+ *   `after` is null (the first page, or the episode left the library and the server said 400);
  * - `row(episode)` → the `<li>` for one episode;
  * - `emptyText()` → what an empty list says;
  * - `onPage(body)` is told every answer (totals, say);
@@ -72,6 +77,18 @@ export function pagedList({ load, row, emptyText, onPage = () => {}, label = 'Ep
   let refreshAfter = false; // a refresh asked for while a reset was fetching
   let refetching = false;
   const path = location.pathname; // the history entry this list belongs to
+
+  /** The page after episode `previous` (null: at `offset`); at `offset` too when the server no longer
+   *  holds `previous` (400: it was removed), so a list never gets stuck on a vanished row. */
+  const pageAfter = async (previous, offset, limit, signal) => {
+    if (previous?.id == null) return load(offset, limit, signal, null);
+    try {
+      return await load(offset, limit, signal, previous.id);
+    } catch (error) {
+      if (error?.status !== 400) throw error;
+      return load(offset, limit, signal, null);
+    }
+  };
 
   const chunkStart = (k) => k * CHUNK;
   const chunkEnd = (k) => Math.min((k + 1) * CHUNK, items.length);
@@ -327,7 +344,7 @@ export function pagedList({ load, row, emptyText, onPage = () => {}, label = 'Ep
     syncEnd();
     const first = items.length;
     try {
-      const body = await load(first, pageSize, controller.signal);
+      const body = await pageAfter(items[first - 1], first, pageSize, controller.signal);
       if (mine !== generation) return;
       const episodes = Array.isArray(body?.episodes) ? body.episodes : [];
       hasMore = Boolean(body?.more) && episodes.length > 0;
@@ -357,7 +374,7 @@ export function pagedList({ load, row, emptyText, onPage = () => {}, label = 'Ep
     let more = true;
     let body = null;
     while (more && episodes.length < count) {
-      body = await load(episodes.length, Math.min(MAX_REQUEST, count - episodes.length), signal);
+      body = await pageAfter(episodes[episodes.length - 1], episodes.length, Math.min(MAX_REQUEST, count - episodes.length), signal);
       const page = Array.isArray(body?.episodes) ? body.episodes : [];
       episodes = episodes.concat(page);
       more = Boolean(body?.more) && page.length > 0;

@@ -61,13 +61,15 @@ export function keepChoice(view, choice) {
   if (url.href !== location.href) history.replaceState(history.state, '', url);
 }
 
-/** The API path of one page of episodes for `choice` (and one podcast's, when `podcast` is set). */
-export function episodesPath({ filter, sort }, { podcast = null, offset = 0, limit = 100 } = {}) {
+/** The API path of one page of episodes for `choice` (and one podcast's, when `podcast` is set):
+ *  the page after episode `after` when it is given, else at `offset`. */
+export function episodesPath({ filter, sort }, { podcast = null, after = null, offset = 0, limit = 100 } = {}) {
   const params = new URLSearchParams();
   if (filter) params.set('filter', filter);
   if (sort && sort !== DEFAULT_CHOICE.sort) params.set('sort', sort);
   if (podcast !== null && podcast !== undefined) params.set('podcast', String(podcast));
-  params.set('offset', String(offset));
+  if (after !== null && after !== undefined) params.set('after', String(after));
+  else params.set('offset', String(offset));
   params.set('limit', String(limit));
   return `/api/episodes?${params}`;
 }

@@ -35,7 +35,8 @@ export const inboxView = {
     };
 
     const list = pagedList({
-      load: (offset, limit, signal) => getJSON(`/api/inbox?offset=${offset}&limit=${limit}`, { signal }),
+      load: (offset, limit, signal, after) =>
+        getJSON(`/api/inbox?${after !== null ? `after=${after}` : `offset=${offset}`}&limit=${limit}`, { signal }),
       row: (episode) => {
         const li = inboxRow(episode);
         if (leaving.has(episode.id)) li.hidden = true;

@@ -1,6 +1,10 @@
-/// Which episodes a list shows and in what order (`GET /api/episodes?filter=&sort=&podcast=&offset=&limit=`):
+/// Which episodes a list shows and in what order (`GET /api/episodes?filter=&sort=&podcast=&after=&offset=&limit=`):
 /// a filter on the listener's state, a sort, one podcast or all, and a page. Pure: read from the
 /// request's arguments with a message for each mistake; the library turns it into SQL.
+///
+/// A page starts either `after` an episode (the last one of the page before: keyset paging, what the web
+/// UI uses: a page deep in a 60,000-episode list costs what the first one does, and episodes arriving or
+/// changing state meanwhile neither repeat nor skip a row) or at an `offset` (kept for clients that count).
 public struct EpisodeQuery: Sendable, Equatable {
     public enum Filter: String, Sendable, CaseIterable {
         /// Not played to the end (in progress included, as in AntennaPod's "Unplayed").
@@ -24,11 +28,14 @@ public struct EpisodeQuery: Sendable, Equatable {
     public var filter: Filter?
     public var sort: Sort
     public var podcast: Int64?
+    /// The page begins with the episode that follows this one in the list's order (it need not pass the filter).
+    public var after: Int64?
     public var offset: Int
     public var limit: Int
 
-    public init(filter: Filter? = nil, sort: Sort = .newest, podcast: Int64? = nil, offset: Int = 0, limit: Int = defaultLimit) {
-        self.filter = filter; self.sort = sort; self.podcast = podcast; self.offset = offset; self.limit = limit
+    public init(filter: Filter? = nil, sort: Sort = .newest, podcast: Int64? = nil, after: Int64? = nil, offset: Int = 0,
+                limit: Int = defaultLimit) {
+        self.filter = filter; self.sort = sort; self.podcast = podcast; self.after = after; self.offset = offset; self.limit = limit
     }
 
     /// Reads the request's arguments. Unknown filter or sort names and malformed numbers are
@@ -57,6 +64,11 @@ public struct EpisodeQuery: Sendable, Equatable {
                 return .failure(.init("offset is a whole number ≥ 0, not \"\(text)\""))
             }
             query.offset = offset
+        }
+        if let text = arguments["after"], !text.isEmpty {
+            guard let id = Int64(text), id > 0, text.allSatisfy(\.isNumber) else { return .failure(.init("after is an episode id, not \"\(text)\"")) }
+            guard query.offset == 0 else { return .failure(.init("a page starts after an episode or at an offset, not both")) }
+            query.after = id
         }
         if let text = arguments["limit"], let asked = Int(text) {
             query.limit = min(max(asked, 1), maximumLimit)

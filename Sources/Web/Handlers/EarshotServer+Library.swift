@@ -14,23 +14,27 @@ extension EarshotServer {
         }
     }
 
+    /// A page: `after` (the episode it follows) when it was asked so, else `offset`.
     struct PageBody: JSONTextWritable {
         var episodes: [Episode]
+        var after: Int64? = nil
         var offset: Int
         var more: Bool
         var total: Int?
         func encode(to encoder: any Encoder) throws {
             var c = encoder.container(keyedBy: CodingKeys.self)
-            try c.encode(episodes, forKey: .episodes); try c.encode(offset, forKey: .offset); try c.encode(more, forKey: .more)
+            try c.encode(episodes, forKey: .episodes)
+            if let after { try c.encode(after, forKey: .after) } else { try c.encode(offset, forKey: .offset) }
+            try c.encode(more, forKey: .more)
             try c.encodeIfPresent(total, forKey: .total)
         }
-        enum CodingKeys: String, CodingKey { case episodes, offset, more, total }
+        enum CodingKeys: String, CodingKey { case episodes, after, offset, more, total }
         func writeJSON(into writer: inout JSONTextWriter) throws {
             var first = true
             writer.openObject()
             writer.key("episodes", depth: 1, first: &first)
             try writer.writeArray(of: episodes)
-            writer.member("offset", Double(offset), first: &first)
+            if let after { writer.member("after", Double(after), first: &first) } else { writer.member("offset", Double(offset), first: &first) }
             writer.member("more", more, first: &first)
             if let total { writer.member("total", Double(total), first: &first) }
             writer.closeObject(depth: 0, empty: false)
@@ -54,7 +58,7 @@ extension EarshotServer {
         return try .json(PodcastEpisodesBody(podcast: podcast, episodes: try await store.episodes(podcastID: podcast.id)))
     }
 
-    /// `GET /api/episodes?filter=&sort=&podcast=&offset=&limit=`: one page of a list, and
+    /// `GET /api/episodes?filter=&sort=&podcast=&after=&offset=&limit=`: one page of a list, and
     /// whether more follow (a list pages as it scrolls).
     func listEpisodes(_ request: HTTPRequest) async throws -> HTTPResponse {
         let query: EpisodeQuery
@@ -63,19 +67,29 @@ extension EarshotServer {
         case .failure(let error): throw HTTPError.badRequest(error.message)
         }
         if let podcast = query.podcast, try await store.podcast(id: podcast) == nil { throw HTTPError.notFound("no podcast \(podcast)") }
+        try await requireAnchor(query.after)
         let page = try await store.episodes(query)
-        return try .json(PageBody(episodes: page.episodes, offset: query.offset, more: page.more, total: nil))
+        return try .json(PageBody(episodes: page.episodes, after: query.after, offset: query.offset, more: page.more, total: nil))
     }
 
-    /// `GET /api/inbox?offset=&limit=`: the Inbox, newest first, with how many it holds.
+    /// `GET /api/inbox?after=&offset=&limit=`: the Inbox, newest first, with how many it holds.
     func inboxEpisodes(_ request: HTTPRequest) async throws -> HTTPResponse {
         var query = EpisodeQuery()
-        switch EpisodeQuery.parse(["offset": request.query["offset"] ?? "", "limit": request.query["limit"] ?? ""]) {
+        let arguments = ["after", "offset", "limit"].reduce(into: [String: String]()) { $0[$1] = request.query[$1] ?? "" }
+        switch EpisodeQuery.parse(arguments) {
         case .success(let parsed): query = parsed
         case .failure(let error): throw HTTPError.badRequest(error.message)
         }
-        let page = try await store.inbox(offset: query.offset, limit: query.limit)
-        return try .json(PageBody(episodes: page.episodes, offset: query.offset, more: page.more, total: page.total))
+        try await requireAnchor(query.after)
+        let page = try await store.inbox(after: query.after, offset: query.offset, limit: query.limit)
+        return try .json(PageBody(episodes: page.episodes, after: query.after, offset: query.offset, more: page.more, total: page.total))
+    }
+
+    /// A page `after` an episode the library no longer holds has no place to start: the client lists again
+    /// from the start (400, in words).
+    private func requireAnchor(_ after: Int64?) async throws {
+        guard let after, try await store.episode(id: after) == nil else { return }
+        throw HTTPError.badRequest("after: there is no episode \(after) (it was removed): list from the start")
     }
 
     /// `inbox.dismiss` / `inbox.clear` from a socket.

@@ -23,7 +23,12 @@ struct EpisodeQueryTests {
         for bad in ["-1", "x", "1.5", "+3"] {
             guard case .failure = EpisodeQuery.parse(["offset": bad]) else { Issue.record("offset \(bad)"); continue }
             guard case .failure = EpisodeQuery.parse(["podcast": bad]) else { Issue.record("podcast \(bad)"); continue }
+            guard case .failure = EpisodeQuery.parse(["after": bad]) else { Issue.record("after \(bad)"); continue }
         }
+        #expect(EpisodeQuery.parse(["after": "41", "limit": "5", "sort": "oldest"]) == .success(EpisodeQuery(sort: .oldest, after: 41, limit: 5)))
+        #expect(EpisodeQuery.parse(["after": "41", "offset": "0"]) == .success(EpisodeQuery(after: 41)))
+        #expect(EpisodeQuery.parse(["after": "0"]) == .failure(.init("after is an episode id, not \"0\"")))
+        #expect(EpisodeQuery.parse(["after": "41", "offset": "10"]) == .failure(.init("a page starts after an episode or at an offset, not both")))
     }
 
     @Test("Inbox arrivals: a refresh brings all that is new, a first subscription only its newest (property)")
