@@ -1,5 +1,8 @@
 import CLibXML2
 import FoundationEssentials
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// Receives the events of one document from `XMLEventStream`. The element passed is valid only during
 /// the call.
@@ -104,6 +107,10 @@ final class XMLEventStream {
     fileprivate let handler: XMLEventHandler
     private let errors = ErrorSink()
     private var context: xmlParserCtxtPtr?
+    /// Whether CDATA sections are handed to the handler here rather than parsed by libxml2 (`CDATASection`).
+    private let readsCDATA: Bool
+    /// How many were (for tests and the bench).
+    private(set) var sectionsHandedOver = 0
     // Unchecked: touched once per element, only from this stream's own callbacks on one thread; a
     // run-time exclusivity check per access (a thread-local lookup each) cost more than the lookup.
     @exclusivity(unchecked) var names = NameCache()
@@ -112,14 +119,17 @@ final class XMLEventStream {
     /// chunks (libxml2 re-scans a chunk for a section's end), small enough not to copy the whole input.
     static let chunkSize = 1 << 20
 
-    private init(handler: XMLEventHandler) {
+    private init(handler: XMLEventHandler, readsCDATA: Bool) {
         self.handler = handler
+        self.readsCDATA = readsCDATA
     }
 
-    /// Parses `bytes`, calling `handler` for every event. Returns libxml2's first error and first fatal
-    /// one (after which it recovered), if any.
-    static func parse(_ bytes: UnsafeRawBufferPointer, handler: XMLEventHandler)
-        -> (first: XMLStreamReader.Failure?, fatal: XMLStreamReader.Failure?) {
+    /// What a parse reports: libxml2's first error and first fatal one (after which it recovered), if
+    /// any, and how many CDATA sections were handed over without libxml2.
+    typealias Outcome = (first: XMLStreamReader.Failure?, fatal: XMLStreamReader.Failure?, sectionsHandedOver: Int)
+
+    /// Parses `bytes`, calling `handler` for every event.
+    static func parse(_ bytes: UnsafeRawBufferPointer, handler: XMLEventHandler) -> Outcome {
         var offset = 0
         return parse(chunks: {
             guard offset < bytes.count else { return nil }
@@ -130,13 +140,13 @@ final class XMLEventStream {
     }
 
     /// Parses the document `next` hands over a chunk at a time (each valid until the next call; nil at
-    /// the end), calling `handler` for every event. Returns libxml2's first error and first fatal one.
-    static func parse(chunks next: () -> UnsafeRawBufferPointer?, handler: XMLEventHandler)
-        -> (first: XMLStreamReader.Failure?, fatal: XMLStreamReader.Failure?) {
+    /// the end), calling `handler` for every event. `readingCDATA: false` leaves every CDATA section to
+    /// libxml2 (the bench's floor: libxml2's SAX pass alone).
+    static func parse(chunks next: () -> UnsafeRawBufferPointer?, handler: XMLEventHandler, readingCDATA: Bool = true) -> Outcome {
         XMLStreamReader.prepareLibrary()
-        let stream = XMLEventStream(handler: handler)
+        let stream = XMLEventStream(handler: handler, readsCDATA: readingCDATA)
         stream.run(next)
-        return (stream.errors.first, stream.errors.fatal)
+        return (stream.errors.first, stream.errors.fatal, stream.sectionsHandedOver)
     }
 
     /// Ends the parse after the current event (the handler found the document is no feed).
@@ -173,13 +183,65 @@ final class XMLEventStream {
         xmlCtxtUseOptions(created, XMLStreamReader.options)
         chunk = UnsafeRawBufferPointer(rebasing: chunk[head...])
         while created.pointee.instate != XML_PARSER_EOF {
-            if let base = chunk.baseAddress, !chunk.isEmpty {
-                xmlParseChunk(created, base.assumingMemoryBound(to: CChar.self), Int32(chunk.count), 0)
-            }
+            if readsCDATA { feedHandingOverCDATA(chunk, to: created) } else { Self.push(chunk, to: created) }
             guard let following = next() else { break }
             chunk = following
         }
         if created.pointee.instate != XML_PARSER_EOF { xmlParseChunk(created, nil, 0, 1) }
+    }
+
+    private static func push(_ bytes: UnsafeRawBufferPointer, to context: xmlParserCtxtPtr) {
+        guard let base = bytes.baseAddress, !bytes.isEmpty else { return }
+        xmlParseChunk(context, base.assumingMemoryBound(to: CChar.self), Int32(bytes.count), 0)
+    }
+
+    private static let emptySection: [UInt8] = Array("<![CDATA[]]>".utf8)
+
+    /// Hands `chunk` to libxml2, except the text of each CDATA section it holds whole (`CDATASection`),
+    /// which goes to the handler from here: libxml2 gets the bytes before the section, then — when its own
+    /// state says the section is markup here (see `expectsMarkup`) — an empty section in its place (the
+    /// text before is delivered first, the order stays), its line count moved on by the section's lines,
+    /// and the handler the section's text. A section libxml2 would read otherwise is left to it.
+    private func feedHandingOverCDATA(_ chunk: UnsafeRawBufferPointer, to context: xmlParserCtxtPtr) {
+        var position = 0
+        while context.pointee.instate != XML_PARSER_EOF,
+              let found = CDATASection.next(in: UnsafeRawBufferPointer(rebasing: chunk[position...])) {
+            switch found {
+            case .leaveToLibxml2(let start):
+                let after = position + start + CDATASection.opening.count
+                Self.push(UnsafeRawBufferPointer(rebasing: chunk[position..<after]), to: context)
+                position = after
+            case .section(let section):
+                Self.push(UnsafeRawBufferPointer(rebasing: chunk[position..<position + section.start]), to: context)
+                guard expectsMarkup(context) else {
+                    let after = position + section.start + CDATASection.opening.count
+                    Self.push(UnsafeRawBufferPointer(rebasing: chunk[position + section.start..<after]), to: context)
+                    position = after
+                    continue
+                }
+                Self.emptySection.withUnsafeBytes { Self.push($0, to: context) }
+                context.pointee.input.pointee.line += Int32(clamping: section.lineFeeds)
+                let text = UnsafeRawBufferPointer(rebasing: chunk[position + section.text.lowerBound..<position + section.text.upperBound])
+                handler.characters(text.assumingMemoryBound(to: UInt8.self))
+                sectionsHandedOver += 1
+                position += section.end
+            }
+        }
+        guard context.pointee.instate != XML_PARSER_EOF else { return }
+        Self.push(UnsafeRawBufferPointer(rebasing: chunk[position...]), to: context)
+    }
+
+    /// Whether libxml2, given everything before a `<![CDATA[`, would read it as a CDATA section of the
+    /// root element's content, the document's bytes being its own (UTF-8, no converter): it is in
+    /// content, in the document (no entity's input), delivering events, and what it holds unparsed is
+    /// plain text (no `<`: not in a comment, a tag or a processing instruction it waits to see the end of).
+    private func expectsMarkup(_ context: xmlParserCtxtPtr) -> Bool {
+        let parser = context.pointee
+        guard parser.instate == XML_PARSER_CONTENT, parser.inputNr == 1, parser.nameNr > 0, parser.disableSAX == 0,
+              let input = parser.input, let current = input.pointee.cur, let end = input.pointee.end else { return false }
+        if let buffer = input.pointee.buf, buffer.pointee.encoder != nil { return false }
+        let pending = current.distance(to: end)
+        return pending <= 0 || memchr(current, Int32(UInt8(ascii: "<")), pending) == nil
     }
 
     fileprivate func element(_ localName: UnsafePointer<xmlChar>?, _ prefix: UnsafePointer<xmlChar>?,
