@@ -48,10 +48,30 @@ struct NameCache {
             return entry.element
         }
         let nameBytes = Array(UnsafeBufferPointer(start: localName, count: length))
-        let element = FeedVocabulary.element(namespaceURI: namespaceURI.map { String(cString: $0) },
-                                             localName: String(decoding: nameBytes, as: UTF8.self))
+        let localString = String(decoding: nameBytes, as: UTF8.self)
+        let element = namespaceURI.map { FeedVocabulary.element(in: namespace($0), localName: localString) }
+            ?? FeedVocabulary.element(namespaceURI: nil, localName: localString)
         entries[key] = Entry(element: element, name: nameBytes)
         return element
+    }
+
+    private struct NamespaceEntry {
+        let namespace: FeedNamespace
+        let uri: [UInt8]
+    }
+
+    /// Namespace URI pointer → its namespace: a feed declares a few and names dozens of elements in each,
+    /// so each URI is classified once a parse (checked byte for byte on every hit, as names are).
+    private var namespaces = PointerPairTable<NamespaceEntry>()
+
+    private mutating func namespace(_ uri: UnsafePointer<xmlChar>) -> FeedNamespace {
+        let length = Int(xmlStrlen(uri))
+        let key = (UInt(bitPattern: uri), UInt(0))
+        if let entry = namespaces[key], Self.same(entry.uri, uri, length) { return entry.namespace }
+        let bytes = Array(UnsafeBufferPointer(start: uri, count: length))
+        let namespace = FeedVocabulary.namespace(uri: String(decoding: bytes, as: UTF8.self))
+        namespaces[key] = NamespaceEntry(namespace: namespace, uri: bytes)
+        return namespace
     }
 
     mutating func element(_ reader: xmlTextReaderPtr) -> FeedElement {
@@ -73,43 +93,58 @@ struct NameCache {
 
 /// A small open-addressing table keyed by a pair of pointers: a feed has a few dozen element names and
 /// looks one up per element, where `Dictionary`'s SipHash of the pair cost more than the rest of the lookup.
+///
+/// The slots hold indexes into dense arrays of keys and values: a table made and dropped for every parse
+/// then creates and destroys only the entries it holds (a slot array of optional values cost 19,000
+/// instructions a parse to tear down, a fifth of a small feed's parse).
 struct PointerPairTable<Value> {
-    private var keys: [(UInt, UInt)] = Array(repeating: (0, 0), count: 64)
-    private var values: [Value?] = Array(repeating: nil, count: 64)
-    private var count = 0
+    private var slots: [Int32] = Array(repeating: -1, count: 64)
+    private var keys: [(UInt, UInt)] = []
+    private var values: [Value] = []
 
     private static func slot(_ key: (UInt, UInt), mask: Int) -> Int {
         let mixed = (UInt64(key.0) &* 0x9E37_79B9_7F4A_7C15) ^ (UInt64(key.1) &* 0xC2B2_AE3D_27D4_EB4F)
         return Int(truncatingIfNeeded: mixed >> 32) & mask
     }
 
+    /// The slot holding `key`, or the empty slot where it would go.
+    private func find(_ key: (UInt, UInt)) -> Int {
+        let mask = slots.count - 1
+        var index = Self.slot(key, mask: mask)
+        while slots[index] >= 0, keys[Int(slots[index])] != key { index = (index + 1) & mask }
+        return index
+    }
+
     subscript(key: (UInt, UInt)) -> Value? {
         get {
-            let mask = keys.count - 1
-            var index = Self.slot(key, mask: mask)
-            while values[index] != nil {
-                if keys[index] == key { return values[index] }
-                index = (index + 1) & mask
-            }
-            return nil
+            let entry = slots[find(key)]
+            return entry >= 0 ? values[Int(entry)] : nil
         }
         set {
             guard let newValue else { return }  // entries are never removed
-            if (count + 1) * 2 > keys.count { grow() }
-            let mask = keys.count - 1
-            var index = Self.slot(key, mask: mask)
-            while values[index] != nil, keys[index] != key { index = (index + 1) & mask }
-            if values[index] == nil { count += 1 }
-            keys[index] = key
-            values[index] = newValue
+            let index = find(key)
+            if slots[index] >= 0 {
+                values[Int(slots[index])] = newValue
+                return
+            }
+            slots[index] = Int32(keys.count)
+            if keys.isEmpty {  // one allocation each for a feed's few dozen names
+                keys.reserveCapacity(32)
+                values.reserveCapacity(32)
+            }
+            keys.append(key)
+            values.append(newValue)
+            if keys.count * 2 > slots.count { grow() }
         }
     }
 
     private mutating func grow() {
-        let old = zip(keys, values)
-        keys = Array(repeating: (0, 0), count: keys.count * 2)
-        values = Array(repeating: nil, count: keys.count)
-        count = 0
-        for (key, value) in old { if let value { self[key] = value } }
+        slots = Array(repeating: -1, count: slots.count * 2)
+        let mask = slots.count - 1
+        for (entry, key) in keys.enumerated() {
+            var index = Self.slot(key, mask: mask)
+            while slots[index] >= 0 { index = (index + 1) & mask }
+            slots[index] = Int32(entry)
+        }
     }
 }

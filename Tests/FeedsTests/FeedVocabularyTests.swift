@@ -1,0 +1,50 @@
+import Foundation
+import TestSupport
+import Testing
+@testable import Feeds
+
+/// Namespace URIs as feeds write them: any case, with or without a scheme, trailing slashes.
+@Suite struct FeedVocabularyTests {
+    /// What `namespace(uri:)` said before it read bytes: Unicode lowercasing, prefixes and a switch over strings.
+    static func reference(_ uri: String) -> FeedNamespace {
+        var key = Substring(uri.lowercased())
+        for scheme in ["http://", "https://"] where key.hasPrefix(scheme) {
+            key = key.dropFirst(scheme.count)
+        }
+        while key.hasSuffix("/") { key = key.dropLast() }
+        switch key {
+        case "", "purl.org/rss/1.0", "backend.userland.com/rss2": return .rss
+        case "www.itunes.com/dtds/podcast-1.0.dtd": return .itunes
+        case "www.w3.org/2005/atom", "purl.org/atom/ns#": return .atom
+        case "purl.org/rss/1.0/modules/content": return .content
+        case "search.yahoo.com/mrss": return .media
+        case "purl.org/dc/elements/1.1": return .dublinCore
+        case "www.w3.org/1999/02/22-rdf-syntax-ns#": return .rdf
+        case "podcastindex.org/namespace/1.0", "github.com/podcastindex-org/podcast-namespace/blob/main/docs/1.0.md": return .podcast
+        case "podlove.org/simple-chapters": return .psc
+        default: return .other
+        }
+    }
+
+    @Test("every known URI in any case, scheme and trailing slashes, and near misses, as before (property)")
+    func namespaces() {
+        let known = ["purl.org/rss/1.0", "backend.userland.com/rss2", "www.itunes.com/dtds/podcast-1.0.dtd", "www.w3.org/2005/Atom",
+                     "purl.org/atom/ns#", "purl.org/rss/1.0/modules/content/", "search.yahoo.com/mrss/", "purl.org/dc/elements/1.1/",
+                     "www.w3.org/1999/02/22-rdf-syntax-ns#", "podcastindex.org/namespace/1.0",
+                     "github.com/Podcastindex-org/podcast-namespace/blob/main/docs/1.0.md", "podlove.org/simple-chapters", "", "example.com/ns"]
+        let schemes = ["", "http://", "https://", "HTTP://", "Https://", "http://https://", "ftp://", "http:/"]
+        var random = SplitMix64(seed: 54)
+        for _ in 0..<20_000 {
+            var uri = schemes[Int(random.next() % UInt64(schemes.count))] + known[Int(random.next() % UInt64(known.count))]
+            uri = String(uri.map { random.next() % 4 == 0 ? Character($0.uppercased()) : $0 })
+            uri += String(repeating: "/", count: Int(random.next() % 3))
+            if random.next() % 6 == 0, !uri.isEmpty { uri.remove(at: uri.index(uri.startIndex, offsetBy: Int(random.next() % UInt64(uri.count)))) }
+            if random.next() % 10 == 0 { uri += "é" }
+            #expect(FeedVocabulary.namespace(uri: uri) == Self.reference(uri), "\(uri)")
+        }
+        #expect(FeedVocabulary.namespace(uri: "HTTP://WWW.ITUNES.COM/DTDS/PODCAST-1.0.DTD/") == .itunes)
+        #expect(FeedVocabulary.namespace(uri: "https://podcastindex.org/namespace/1.0") == .podcast)
+        #expect(FeedVocabulary.namespace(uri: "http://www.w3.org/2005/Atom") == .atom)
+        #expect(FeedVocabulary.namespace(uri: "urn:other") == .other)
+    }
+}
