@@ -388,7 +388,7 @@ def measure_server(binary, feed_path, runs):
             ("playlist of 1,000 episodes", f"/api/playlists/{playlist}", None),
             ("downloads", "/api/downloads", None),
             ("state", "/api/state", None),
-            ("the page `/` (HTML, for context)", "/", None),
+            ("the page `/` (HTML, for context)", "/", "context"),
         ]
         for label, path, group in endpoints:
             count = runs
@@ -564,8 +564,11 @@ def report(binary, feed_path, server, parse, runs):
     ]
     for e in server["endpoints"] + server["paged"]:
         rate = e["bytes"] / MB / e["last"] if e["last"] > 0 else 0
-        judged = e["bytes"] >= JUDGED_BYTES
-        budget = f"≥ {BUDGET_JSON_MBS} MB/s" if judged else f"n/a (< {JUDGED_BYTES // 1000} KB)"
+        # The page `/` is HTML rendered from templates, not a JSON list: shown beside them, not judged by their budget.
+        context = e["group"] == "context"
+        judged = e["bytes"] >= JUDGED_BYTES and not context
+        budget = "n/a (HTML, not a JSON list)" if context else \
+            f"≥ {BUDGET_JSON_MBS} MB/s" if judged else f"n/a (< {JUDGED_BYTES // 1000} KB)"
         items = "–" if e["items"] is None else f"{e['items']:,}"
         first = "–" if e["first"] != e["first"] else f"{e['first'] * 1000:.1f}"
         lines.append(f"| {e['label']} `{e['path']}` | {items} | "
@@ -592,7 +595,8 @@ def report(binary, feed_path, server, parse, runs):
              deep_after["last"] / page["last"]),
             (f"all of them by offset: {walked_offset['pages']} pages (summed): cost per byte", walked_offset,
              per_byte(walked_offset) / per_byte(page)),
-            (f"the page at offset {FEED_ITEMS - 1000:,} vs offset 0: time", deep, deep["last"] / page["last"])):
+            (f"the page at offset {FEED_ITEMS - 1000:,} vs offset 0: time (SQLite walks the rows skipped: "
+             "linear in offset + page by nature; the web UI pages by `after`)", deep, deep["last"] / page["last"])):
         lines.append(f"| {name} | {e['items']:,} | {e['bytes']:,} | {e['last'] * 1000:.1f} | {ratio:.2f} | "
                      f"≤ {LINEAR} = linear | {ok(ratio <= LINEAR)} |")
     lines += [
