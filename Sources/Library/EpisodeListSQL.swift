@@ -45,6 +45,20 @@ enum EpisodeListSQL {
         }
     }
 
+    /// The id of the episode just before `offset` (?3 binds offset − 1) in the list `query` asks for: an
+    /// index-walk that reads no row's fields, so a page at an offset is the keyset page after that episode
+    /// (`OFFSET` on the full statement read every skipped row: 5.5 ms for 59,000, 2 ms this way).
+    static func idBefore(_ query: EpisodeQuery) -> String {
+        var conditions = ["p.subscribed = 1"]
+        if query.podcast != nil { conditions.append("e.podcast_id = ?1") }
+        if let filter = query.filter { conditions.append(condition(filter)) }
+        let join = query.podcast == nil ? "CROSS JOIN" : "JOIN"
+        return """
+            SELECT e.id FROM episodes e \(join) podcasts p ON p.id = e.podcast_id
+            WHERE \(conditions.joined(separator: " AND ")) ORDER BY \(order(query.sort)) LIMIT 1 OFFSET ?3
+            """
+    }
+
     /// Where a keyset page's anchor stands in its list: its sort key and id (`after`).
     struct Anchor: Equatable {
         var published: Double?
@@ -94,6 +108,11 @@ enum EpisodeListSQL {
         WHERE e.inbox_at IS NOT NULL AND p.subscribed = 1\(run.map { " AND " + $0 } ?? "") ORDER BY e.published DESC, e.id DESC LIMIT ?1 OFFSET ?2
         """
     }
+    /// The id of the Inbox's episode just before an offset (?2 binds offset − 1), as `idBefore` for lists.
+    static let inboxIDBefore = """
+        SELECT e.id FROM episodes e INDEXED BY episodes_in_inbox JOIN podcasts p ON p.id = e.podcast_id
+        WHERE e.inbox_at IS NOT NULL AND p.subscribed = 1 ORDER BY e.published DESC, e.id DESC LIMIT 1 OFFSET ?2
+        """
     static let inboxCount = """
         SELECT count(*) FROM episodes e JOIN podcasts p ON p.id = e.podcast_id WHERE e.inbox_at IS NOT NULL AND p.subscribed = 1
         """

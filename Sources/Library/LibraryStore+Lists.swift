@@ -17,6 +17,15 @@ extension LibraryStore {
     public func episodes(_ query: EpisodeQuery) throws -> EpisodePage {
         // One row beyond the page says whether there is more, without counting them all.
         let rows: [Episode]
+        var query = query
+        if query.after == nil, query.offset > 0 {
+            // A page at an offset is the page after the episode before it, found by an index walk.
+            guard let before = try database.fetchOne(EpisodeListSQL.idBefore(query), [query.podcast ?? 0, 1, query.offset - 1],
+                                                     row: { $0.int64(at: 0) }) else {
+                return EpisodePage(episodes: [], more: false)
+            }
+            query.after = before
+        }
         if let after = query.after {
             // The store's one connection and this actor: nothing writes between the anchor and the runs.
             rows = try keysetRows(after: after, query.sort, limit: query.limit + 1) { run, limit, anchor in
@@ -47,6 +56,14 @@ extension LibraryStore {
     /// With `after`, the page follows that episode (as in `episodes(_:)`); `offset` is then ignored.
     public func inbox(after: Int64? = nil, offset: Int = 0, limit: Int = EpisodeQuery.defaultLimit) throws -> EpisodePage {
         try database.transaction {
+            var after = after
+            if after == nil, offset > 0 {
+                after = try database.fetchOne(EpisodeListSQL.inboxIDBefore, [1, offset - 1]) { $0.int64(at: 0) }
+                if after == nil {
+                    let total = try database.fetchOne(EpisodeListSQL.inboxCount) { Int($0.int64(at: 0)) } ?? 0
+                    return EpisodePage(episodes: [], more: false, total: total)
+                }
+            }
             let rows = try after.map { after in
                 try keysetRows(after: after, .newest, limit: limit + 1) { run, limit, anchor in
                     try database.fetchAll(EpisodeListSQL.inbox(run: run.condition), [limit, 0] + (anchor.isEmpty ? [] : [0] + anchor)) { Episode(row: $0) }

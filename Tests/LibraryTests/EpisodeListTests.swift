@@ -89,6 +89,14 @@ struct EpisodeListTests {
                                 walked += page.episodes.map(\.id)
                             }
                             #expect(walked == whole.episodes.map(\.id), "sort \(sort), filter \(String(describing: filter)), page \(size)")
+                            // At offsets (each read as the page after the episode before it): the same list.
+                            var counted: [Int64] = []
+                            repeat {
+                                page = try await store.episodes(EpisodeQuery(filter: filter, sort: sort, podcast: podcastID,
+                                                                             offset: counted.count, limit: size))
+                                counted += page.episodes.map(\.id)
+                            } while page.more && counted.count <= whole.episodes.count
+                            #expect(counted == whole.episodes.map(\.id), "offsets: sort \(sort), filter \(String(describing: filter)), page \(size)")
                         }
                     }
                 }
@@ -99,6 +107,7 @@ struct EpisodeListTests {
             try await store.setPlayed(episodeID: first[4], played: true)
             let next = try await store.episodes(EpisodeQuery(filter: .unplayed, podcast: podcast.id, after: first[4], limit: 5)).episodes.map(\.id)
             #expect(next == Array(unplayed[5..<10]))
+            #expect(try await store.episodes(EpisodeQuery(offset: 10_000)) == EpisodePage(episodes: [], more: false), "past the end")
             #expect(try await store.episodes(EpisodeQuery(after: 999_999)) == EpisodePage(episodes: [], more: false),
                     "an anchor the library does not hold: an empty page (the server answers 400 first)")
         }
