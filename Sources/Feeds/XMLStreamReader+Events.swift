@@ -109,8 +109,11 @@ final class XMLEventStream {
     private var context: xmlParserCtxtPtr?
     /// Whether CDATA sections are handed to the handler here rather than parsed by libxml2 (`CDATASection`).
     private let readsCDATA: Bool
-    /// How many were (for tests and the bench).
+    /// How many were (for tests and the bench), and how many long text runs (`XMLTextRun`).
     private(set) var sectionsHandedOver = 0
+    private(set) var runsHandedOver = 0
+    /// A text run's text with its references read (reused).
+    private var decoded: [UInt8] = []
     // Unchecked: touched once per element, only from this stream's own callbacks on one thread; a
     // run-time exclusivity check per access (a thread-local lookup each) cost more than the lookup.
     @exclusivity(unchecked) var names = NameCache()
@@ -126,7 +129,7 @@ final class XMLEventStream {
 
     /// What a parse reports: libxml2's first error and first fatal one (after which it recovered), if
     /// any, and how many CDATA sections were handed over without libxml2.
-    typealias Outcome = (first: XMLStreamReader.Failure?, fatal: XMLStreamReader.Failure?, sectionsHandedOver: Int)
+    typealias Outcome = (first: XMLStreamReader.Failure?, fatal: XMLStreamReader.Failure?, sectionsHandedOver: Int, runsHandedOver: Int)
 
     /// Parses `bytes`, calling `handler` for every event.
     static func parse(_ bytes: UnsafeRawBufferPointer, handler: XMLEventHandler) -> Outcome {
@@ -146,7 +149,7 @@ final class XMLEventStream {
         XMLStreamReader.prepareLibrary()
         let stream = XMLEventStream(handler: handler, readsCDATA: readingCDATA)
         stream.run(next)
-        return (stream.errors.first, stream.errors.fatal, stream.sectionsHandedOver)
+        return (stream.errors.first, stream.errors.fatal, stream.sectionsHandedOver, stream.runsHandedOver)
     }
 
     /// Ends the parse after the current event (the handler found the document is no feed).
@@ -183,7 +186,7 @@ final class XMLEventStream {
         xmlCtxtUseOptions(created, XMLStreamReader.options)
         chunk = UnsafeRawBufferPointer(rebasing: chunk[head...])
         while created.pointee.instate != XML_PARSER_EOF {
-            if readsCDATA { feedHandingOverCDATA(chunk, to: created) } else { Self.push(chunk, to: created) }
+            if readsCDATA { feedHandingOver(chunk, to: created) } else { Self.push(chunk, to: created) }
             guard let following = next() else { break }
             chunk = following
         }
@@ -197,51 +200,96 @@ final class XMLEventStream {
 
     private static let emptySection: [UInt8] = Array("<![CDATA[]]>".utf8)
 
-    /// Hands `chunk` to libxml2, except the text of each CDATA section it holds whole (`CDATASection`),
-    /// which goes to the handler from here: libxml2 gets the bytes before the section, then — when its own
-    /// state says the section is markup here (see `expectsMarkup`) — an empty section in its place (the
-    /// text before is delivered first, the order stays), its line count moved on by the section's lines,
-    /// and the handler the section's text. A section libxml2 would read otherwise is left to it.
-    private func feedHandingOverCDATA(_ chunk: UnsafeRawBufferPointer, to context: xmlParserCtxtPtr) {
-        var position = 0
-        while context.pointee.instate != XML_PARSER_EOF,
-              let found = CDATASection.next(in: UnsafeRawBufferPointer(rebasing: chunk[position...])) {
-            switch found {
-            case .leaveToLibxml2(let start):
-                let after = position + start + CDATASection.opening.count
-                Self.push(UnsafeRawBufferPointer(rebasing: chunk[position..<after]), to: context)
-                position = after
-            case .section(let section):
-                Self.push(UnsafeRawBufferPointer(rebasing: chunk[position..<position + section.start]), to: context)
-                guard expectsMarkup(context) else {
-                    let after = position + section.start + CDATASection.opening.count
-                    Self.push(UnsafeRawBufferPointer(rebasing: chunk[position + section.start..<after]), to: context)
-                    position = after
-                    continue
+    /// Hands `chunk` to libxml2, except what it holds of long text runs and whole CDATA sections, which go to
+    /// the handler from here (`XMLTextRun`, `CDATASection`). libxml2 gets the bytes before one; then, when its
+    /// own state says the run is content of the root element (`expectsMarkup`), the handler gets the text
+    /// and libxml2 its line count moved on by the text's lines — for a section, after an empty section in its
+    /// place (the text libxml2 still holds before it is delivered first, so the order stays); a text run only
+    /// when libxml2 holds nothing unparsed. Anything libxml2 would read otherwise is left to it.
+    private func feedHandingOver(_ chunk: UnsafeRawBufferPointer, to context: xmlParserCtxtPtr) {
+        guard let base = chunk.baseAddress else { return }
+        var position = 0       // everything before it is libxml2's or handed over
+        var scan = 0           // where the next `<` is looked for
+        var contentAt = -1     // a position where content is known to start (just after a section handed over)
+        while context.pointee.instate != XML_PARSER_EOF, scan < chunk.count,
+              let found = memchr(base + scan, Int32(UInt8(ascii: "<")), chunk.count - scan) {
+            let less = base.distance(to: UnsafeRawPointer(found))
+            // A text run ends at this `<`; it starts after the last `>` since the previous one.
+            if less - scan >= XMLTextRun.minimumLength {
+                let start = Self.lastGreaterThan(chunk, from: scan, before: less).map { $0 + 1 } ?? (scan == contentAt ? scan : nil)
+                if let start, less - start >= XMLTextRun.minimumLength, start >= position {
+                    Self.push(UnsafeRawBufferPointer(rebasing: chunk[position..<start]), to: context)
+                    position = start
+                    let run = UnsafeRawBufferPointer(rebasing: chunk[start..<less])
+                    // After a well-formedness error libxml2 drops every entity reference in text (2.9.14's
+                    // xmlParseReference), so a run holding one is then left to it.
+                    if expectsMarkup(context, allowingPendingText: false), let lineFeeds = XMLTextRun.decode(run, into: &decoded),
+                       decoded.isEmpty || context.pointee.wellFormed != 0 {
+                        context.pointee.input.pointee.line += Int32(clamping: lineFeeds)
+                        if decoded.isEmpty {
+                            handler.characters(run.assumingMemoryBound(to: UInt8.self))
+                        } else {
+                            decoded.withUnsafeBufferPointer { handler.characters($0) }
+                        }
+                        runsHandedOver += 1
+                        position = less
+                    }
                 }
-                Self.emptySection.withUnsafeBytes { Self.push($0, to: context) }
-                context.pointee.input.pointee.line += Int32(clamping: section.lineFeeds)
-                let text = UnsafeRawBufferPointer(rebasing: chunk[position + section.text.lowerBound..<position + section.text.upperBound])
-                handler.characters(text.assumingMemoryBound(to: UInt8.self))
-                sectionsHandedOver += 1
-                position += section.end
             }
+            guard chunk.count - less >= CDATASection.opening.count, chunk[less + 1] == UInt8(ascii: "!"),
+                  memcmp(base + less, CDATASection.opening, CDATASection.opening.count) == 0,
+                  let found = CDATASection.next(in: UnsafeRawBufferPointer(rebasing: chunk[less...])) else {
+                scan = less + 1
+                continue
+            }
+            guard case .section(let section) = found else {
+                scan = less + CDATASection.opening.count
+                continue
+            }
+            Self.push(UnsafeRawBufferPointer(rebasing: chunk[position..<less]), to: context)
+            position = less
+            guard expectsMarkup(context, allowingPendingText: true) else {
+                scan = less + CDATASection.opening.count
+                continue
+            }
+            Self.emptySection.withUnsafeBytes { Self.push($0, to: context) }
+            context.pointee.input.pointee.line += Int32(clamping: section.lineFeeds)
+            let text = UnsafeRawBufferPointer(rebasing: chunk[less + section.text.lowerBound..<less + section.text.upperBound])
+            handler.characters(text.assumingMemoryBound(to: UInt8.self))
+            sectionsHandedOver += 1
+            position = less + section.end
+            scan = position
+            contentAt = position
         }
         guard context.pointee.instate != XML_PARSER_EOF else { return }
         Self.push(UnsafeRawBufferPointer(rebasing: chunk[position...]), to: context)
     }
 
-    /// Whether libxml2, given everything before a `<![CDATA[`, would read it as a CDATA section of the
-    /// root element's content, the document's bytes being its own (UTF-8, no converter): it is in
-    /// content, in the document (no entity's input), delivering events, and what it holds unparsed is
-    /// plain text (no `<`: not in a comment, a tag or a processing instruction it waits to see the end of).
-    private func expectsMarkup(_ context: xmlParserCtxtPtr) -> Bool {
+    /// The last `>` in `chunk[from..<before]`, if any.
+    private static func lastGreaterThan(_ chunk: UnsafeRawBufferPointer, from: Int, before: Int) -> Int? {
+        guard let base = chunk.baseAddress else { return nil }
+        var last: Int?
+        var index = from
+        while index < before, let found = memchr(base + index, Int32(UInt8(ascii: ">")), before - index) {
+            last = base.distance(to: UnsafeRawPointer(found))
+            index = last! + 1
+        }
+        return last
+    }
+
+    /// Whether libxml2, given everything before a text run or a `<![CDATA[`, would read it as text or a
+    /// CDATA section of the root element's content, the document's bytes being its own (UTF-8, no
+    /// converter): it is in content, in the document (no entity's input), delivering events, and holds
+    /// nothing unparsed — or, before a section, only plain text (no `<`: not in a comment, a tag or a
+    /// processing instruction it waits to see the end of), which it delivers when it meets the section.
+    private func expectsMarkup(_ context: xmlParserCtxtPtr, allowingPendingText: Bool) -> Bool {
         let parser = context.pointee
         guard parser.instate == XML_PARSER_CONTENT, parser.inputNr == 1, parser.nameNr > 0, parser.disableSAX == 0,
               let input = parser.input, let current = input.pointee.cur, let end = input.pointee.end else { return false }
         if let buffer = input.pointee.buf, buffer.pointee.encoder != nil { return false }
         let pending = current.distance(to: end)
-        return pending <= 0 || memchr(current, Int32(UInt8(ascii: "<")), pending) == nil
+        guard pending > 0 else { return true }
+        return allowingPendingText && memchr(current, Int32(UInt8(ascii: "<")), pending) == nil
     }
 
     fileprivate func element(_ localName: UnsafePointer<xmlChar>?, _ prefix: UnsafePointer<xmlChar>?,
