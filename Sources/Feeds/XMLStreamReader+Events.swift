@@ -305,6 +305,15 @@ final class XMLEventStream {
         names.element(localName: element.localName, prefix: element.prefix, namespaceURI: element.namespaceURI)
     }
 
+    /// libxml2 2.9.14 drops every entity reference in text once the document has had a well-formedness
+    /// error (`xmlParseReference` returns early while `wellFormed` is 0): after no-agenda's one undefined
+    /// entity, every later episode's notes lost their `&lt;`s and quotes ("pShow Notes/pp"). The errors are
+    /// kept in `errors`; at each event libxml2 is told the document is well-formed again, so a reference
+    /// after the next event reads as it would have (recovery mode reads on either way).
+    fileprivate func forgiveError() {
+        if let context, context.pointee.wellFormed == 0 { context.pointee.wellFormed = 1 }
+    }
+
     fileprivate func record(_ error: xmlErrorPtr) {
         errors.record(code: error.pointee.code, isFatal: error.pointee.level == XML_ERR_FATAL,
                       message: error.pointee.message, line: error.pointee.line)
@@ -331,6 +340,7 @@ private func startElement(_ context: UnsafeMutableRawPointer?, _ localName: Unsa
     XMLEventStream.with(context) { stream in
         guard let element = stream.element(localName, prefix, uri, attributeCount, attributes) else { return }
         stream.handler.startElement(element, in: stream)
+        stream.forgiveError()
     }
 }
 
@@ -339,6 +349,7 @@ private func endElement(_ context: UnsafeMutableRawPointer?, _ localName: Unsafe
     XMLEventStream.with(context) { stream in
         guard let element = stream.element(localName, prefix, uri, 0, nil) else { return }
         stream.handler.endElement(element, in: stream)
+        stream.forgiveError()
     }
 }
 
@@ -346,6 +357,7 @@ private func characters(_ context: UnsafeMutableRawPointer?, _ text: UnsafePoint
     guard let text, length > 0 else { return }
     XMLEventStream.with(context) { stream in
         stream.handler.characters(UnsafeBufferPointer(start: text, count: Int(length)))
+        stream.forgiveError()
     }
 }
 

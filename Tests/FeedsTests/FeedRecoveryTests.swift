@@ -29,6 +29,19 @@ import Testing
         #expect(content.warnings == ["line 33: undefined entity &gtgt; — the rest was recovered"])
     }
 
+    @Test("after an undefined entity, later text keeps its references (libxml2 alone would drop them)")
+    func referencesAfterAnError() throws {
+        var document = "<rss>\n<channel>\n<title>T</title>\n" + Self.items(4) + "</channel></rss>"
+        document = document.replacingOccurrences(of: "<title>Ep 2</title>", with: "<title>Ep 2 &gtgt; broken</title>")
+        document = document.replacingOccurrences(of: "<title>Ep 3</title>",
+                                                 with: "<title>Ep 3 &lt;3 &amp; &quot;quoted&quot;</title><description>&lt;p&gt;Notes &amp;amp; more&lt;/p&gt;</description>")
+        let content = try Self.parse(document)
+        #expect(content.items.count == 4)
+        #expect(content.items[2].title == "Ep 3 <3 & \"quoted\"")
+        #expect(content.items[2].summary == "Notes & more", "\(content.items[2].summary)")
+        #expect(content.warnings == ["line 5: undefined entity &gtgt; — the rest was recovered"])
+    }
+
     @Test func recoversATruncatedDocument() throws {
         let document = "<rss><channel><title>T</title><item><title>A</title><enclosure url=\"a.mp3\"/></item><item><title>B</title><enclosure url=\"b.mp3\"/"
         let content = try Self.parse(document, keepAll: true)
