@@ -1,3 +1,4 @@
+import EarshotCore
 import FoundationEssentials
 #if canImport(Glibc)
 import Glibc
@@ -98,33 +99,11 @@ struct CDATASection: Equatable {
         return lineFeeds
     }
 
-    /// The length of the well-formed UTF-8 sequence of an XML character at `index` (a lead byte ≥ 0x80), or nil.
+    /// The length of the well-formed UTF-8 sequence of an XML character at `index` (a lead byte ≥ 0x80), or
+    /// nil: `UTF8Check`'s sequences but U+FFFE and U+FFFF, which are no XML characters.
     private static func scalarLength(_ text: UnsafeRawBufferPointer, at index: Int) -> Int? {
-        let lead = text[index]
-        let remaining = text.count - index
-        func continuation(_ offset: Int, _ range: ClosedRange<UInt8> = 0x80...0xBF) -> Bool {
-            offset < remaining && range.contains(text[index + offset])
-        }
-        switch lead {
-        case 0xC2...0xDF:
-            return continuation(1) ? 2 : nil
-        case 0xE0:
-            return continuation(1, 0xA0...0xBF) && continuation(2) ? 3 : nil
-        case 0xED:  // U+D000–U+D7FF; the surrogates are no characters
-            return continuation(1, 0x80...0x9F) && continuation(2) ? 3 : nil
-        case 0xEF:  // U+FFFE and U+FFFF are no XML characters
-            guard continuation(1), continuation(2) else { return nil }
-            return text[index + 1] == 0xBF && text[index + 2] >= 0xBE ? nil : 3
-        case 0xE1...0xEC, 0xEE:
-            return continuation(1) && continuation(2) ? 3 : nil
-        case 0xF0:
-            return continuation(1, 0x90...0xBF) && continuation(2) && continuation(3) ? 4 : nil
-        case 0xF1...0xF3:
-            return continuation(1) && continuation(2) && continuation(3) ? 4 : nil
-        case 0xF4:
-            return continuation(1, 0x80...0x8F) && continuation(2) && continuation(3) ? 4 : nil
-        default:
-            return nil
-        }
+        guard let length = UTF8Check.validSequenceLength(text, at: index) else { return nil }
+        if length == 3, text[index] == 0xEF, text[index + 1] == 0xBF, text[index + 2] >= 0xBE { return nil }
+        return length
     }
 }
