@@ -35,18 +35,36 @@ struct CDATASection: Equatable {
         /// `<![CDATA[` at this offset, but not such a section (too short, not ended in these bytes, a
         /// character libxml2 must see): leave it to libxml2 and look again after it.
         case leaveToLibxml2(start: Int)
+
+        /// The same, its offsets `offset` further on.
+        func moved(by offset: Int) -> Found {
+            switch self {
+            case .section(let section):
+                .section(CDATASection(start: section.start + offset, text: (section.text.lowerBound + offset)..<(section.text.upperBound + offset),
+                                      lineFeeds: section.lineFeeds))
+            case .leaveToLibxml2(let start): .leaveToLibxml2(start: start + offset)
+            }
+        }
     }
 
     /// The first `<![CDATA[` in `bytes` and what to do with it; nil when there is none.
     static func next(in bytes: UnsafeRawBufferPointer) -> Found? {
         guard let start = find(opening, in: bytes, from: 0) else { return nil }
-        let textStart = start + opening.count
-        guard let textEnd = find(closing, in: bytes, from: textStart) else { return .leaveToLibxml2(start: start) }
+        return starting(UnsafeRawBufferPointer(rebasing: bytes[start...]))?.moved(by: start)
+    }
+
+    /// What to do with the `<![CDATA[` that `bytes` start with; nil when they start with something else
+    /// (the stream asks at each `<`).
+    static func starting(_ bytes: UnsafeRawBufferPointer) -> Found? {
+        guard bytes.count >= opening.count, let base = bytes.baseAddress,
+              opening.withUnsafeBytes({ memcmp(base, $0.baseAddress!, opening.count) }) == 0 else { return nil }
+        let textStart = opening.count
+        guard let textEnd = find(closing, in: bytes, from: textStart) else { return .leaveToLibxml2(start: 0) }
         guard textEnd - textStart >= minimumLength,
               let lineFeeds = checkedLineFeeds(UnsafeRawBufferPointer(rebasing: bytes[textStart..<textEnd])) else {
-            return .leaveToLibxml2(start: start)
+            return .leaveToLibxml2(start: 0)
         }
-        return .section(CDATASection(start: start, text: textStart..<textEnd, lineFeeds: lineFeeds))
+        return .section(CDATASection(start: 0, text: textStart..<textEnd, lineFeeds: lineFeeds))
     }
 
     /// The offset of the first `needle` in `bytes` at or after `from`: `memchr` for its first byte, then a

@@ -39,16 +39,12 @@ enum FeedElement: UInt8, CaseIterable, Sendable {
 /// Name → element tables. Only consulted once per distinct name per parse (see `NameCache`).
 enum FeedVocabulary {
     static func element(namespaceURI: String?, localName: String) -> FeedElement {
-        var namespace = FeedNamespace.rss
-        var name = Substring(localName)
-        if let namespaceURI {
-            namespace = Self.namespace(uri: namespaceURI)
-        } else if let colon = name.firstIndex(of: ":") {
-            // An undeclared prefix: libxml2 reports the whole "itunes:duration" as the local name.
-            namespace = Self.namespace(undeclaredPrefix: name[..<colon])
-            name = name[name.index(after: colon)...]
-        }
-        return names[namespace]?[String(name)] ?? .unknown
+        if let namespaceURI { return element(in: namespace(uri: namespaceURI), localName: localName) }
+        // An undeclared prefix: libxml2 reports the whole "itunes:duration" as the local name. Looked for in
+        // the bytes: nearly every name has none, and a `Character` walk cost more than the lookup.
+        guard let colon = localName.utf8.firstIndex(of: UInt8(ascii: ":")) else { return element(in: .rss, localName: localName) }
+        return element(in: namespace(undeclaredPrefix: localName[..<colon]),
+                       localName: String(localName[localName.utf8.index(after: colon)...]))
     }
 
     /// The element `localName` of a namespace already known (`NameCache` classifies each URI of a parse once).

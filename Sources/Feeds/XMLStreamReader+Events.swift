@@ -236,9 +236,7 @@ final class XMLEventStream {
                     }
                 }
             }
-            guard chunk.count - less >= CDATASection.opening.count, chunk[less + 1] == UInt8(ascii: "!"),
-                  memcmp(base + less, CDATASection.opening, CDATASection.opening.count) == 0,
-                  let found = CDATASection.next(in: UnsafeRawBufferPointer(rebasing: chunk[less...])) else {
+            guard let found = CDATASection.starting(UnsafeRawBufferPointer(rebasing: chunk[less...])) else {
                 scan = less + 1
                 continue
             }
@@ -308,7 +306,7 @@ final class XMLEventStream {
     /// libxml2 2.9.14 drops every entity reference in text once the document has had a well-formedness
     /// error (`xmlParseReference` returns early while `wellFormed` is 0): after no-agenda's one undefined
     /// entity, every later episode's notes lost their `&lt;`s and quotes ("pShow Notes/pp"). The errors are
-    /// kept in `errors`; at each event libxml2 is told the document is well-formed again, so a reference
+    /// kept in `errors`; after each event (`with`) libxml2 is told the document is well-formed again, so a reference
     /// after the next event reads as it would have (recovery mode reads on either way).
     fileprivate func forgiveError() {
         if let context, context.pointee.wellFormed == 0 { context.pointee.wellFormed = 1 }
@@ -323,11 +321,15 @@ final class XMLEventStream {
         context.map { Unmanaged<XMLEventStream>.fromOpaque($0).takeUnretainedValue() }
     }
 
-    /// Runs `body` with the stream behind `context` borrowed, not retained: the stream outlives its
-    /// parse (`run` holds it), and a retain and release per event was measurable on a million events.
+    /// Runs an event's `body` with the stream behind `context` borrowed, not retained (the stream outlives
+    /// its parse — `run` holds it — and a retain and release per event was measurable on a million events),
+    /// then lets libxml2 read references again should the event have followed an error (`forgiveError`).
     fileprivate static func with(_ context: UnsafeMutableRawPointer?, _ body: (XMLEventStream) -> Void) {
         guard let context else { return }
-        Unmanaged<XMLEventStream>.fromOpaque(context)._withUnsafeGuaranteedRef(body)
+        Unmanaged<XMLEventStream>.fromOpaque(context)._withUnsafeGuaranteedRef { stream in
+            body(stream)
+            stream.forgiveError()
+        }
     }
 }
 
@@ -340,7 +342,6 @@ private func startElement(_ context: UnsafeMutableRawPointer?, _ localName: Unsa
     XMLEventStream.with(context) { stream in
         guard let element = stream.element(localName, prefix, uri, attributeCount, attributes) else { return }
         stream.handler.startElement(element, in: stream)
-        stream.forgiveError()
     }
 }
 
@@ -349,7 +350,6 @@ private func endElement(_ context: UnsafeMutableRawPointer?, _ localName: Unsafe
     XMLEventStream.with(context) { stream in
         guard let element = stream.element(localName, prefix, uri, 0, nil) else { return }
         stream.handler.endElement(element, in: stream)
-        stream.forgiveError()
     }
 }
 
@@ -357,7 +357,6 @@ private func characters(_ context: UnsafeMutableRawPointer?, _ text: UnsafePoint
     guard let text, length > 0 else { return }
     XMLEventStream.with(context) { stream in
         stream.handler.characters(UnsafeBufferPointer(start: text, count: Int(length)))
-        stream.forgiveError()
     }
 }
 

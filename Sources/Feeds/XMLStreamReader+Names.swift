@@ -49,10 +49,8 @@ struct NameCache {
         }
         let nameBytes = Array(UnsafeBufferPointer(start: localName, count: length))
         let localString = String(decoding: nameBytes, as: UTF8.self)
-        // No namespace: RSS, unless libxml2 left an undeclared prefix in the name (the slower general reading).
         let element = namespaceURI.map { FeedVocabulary.element(in: namespace($0), localName: localString) }
-            ?? (nameBytes.contains(UInt8(ascii: ":")) ? FeedVocabulary.element(namespaceURI: nil, localName: localString)
-                : FeedVocabulary.element(in: .rss, localName: localString))
+            ?? FeedVocabulary.element(namespaceURI: nil, localName: localString)
         entries[key] = Entry(element: element, name: nameBytes)
         return element
     }

@@ -45,16 +45,17 @@ enum EpisodeListSQL {
         }
     }
 
-    /// The id of the episode just before `offset` (?3 binds offset − 1) in the list `query` asks for: an
-    /// index-walk that reads no row's fields, so a page at an offset is the keyset page after that episode
-    /// (`OFFSET` on the full statement read every skipped row: 5.5 ms for 59,000, 2 ms this way).
-    static func idBefore(_ query: EpisodeQuery) -> String {
+    /// The episode just before `offset` (?3 binds offset − 1) in the list `query` asks for, as an `Anchor`'s
+    /// columns (`anchorColumns`): an index walk that reads no skipped row's fields, so a page at an offset
+    /// is the keyset page after that episode (`OFFSET` on the full statement read every skipped row: 5.5 ms
+    /// for 59,000, 2 ms this way).
+    static func anchorBefore(_ query: EpisodeQuery) -> String {
         var conditions = ["p.subscribed = 1"]
         if query.podcast != nil { conditions.append("e.podcast_id = ?1") }
         if let filter = query.filter { conditions.append(condition(filter)) }
         let join = query.podcast == nil ? "CROSS JOIN" : "JOIN"
         return """
-            SELECT e.id FROM episodes e \(join) podcasts p ON p.id = e.podcast_id
+            SELECT \(anchorColumns) FROM episodes e \(join) podcasts p ON p.id = e.podcast_id
             WHERE \(conditions.joined(separator: " AND ")) ORDER BY \(order(query.sort)) LIMIT 1 OFFSET ?3
             """
     }
@@ -66,7 +67,9 @@ enum EpisodeListSQL {
         var id: Int64
     }
 
-    static let anchor = "SELECT published, duration FROM episodes WHERE id = ?"
+    /// What an `Anchor` is read from (`Anchor(row:)`).
+    static let anchorColumns = "e.id, e.published, e.duration"
+    static let anchor = "SELECT \(anchorColumns) FROM episodes e WHERE e.id = ?"
 
     /// One run of rows in a keyset page: its condition, and whether it names the anchor (?4 its sort key, ?5
     /// its id) — a later run is taken whole and names neither.
@@ -108,9 +111,9 @@ enum EpisodeListSQL {
         WHERE e.inbox_at IS NOT NULL AND p.subscribed = 1\(run.map { " AND " + $0 } ?? "") ORDER BY e.published DESC, e.id DESC LIMIT ?1 OFFSET ?2
         """
     }
-    /// The id of the Inbox's episode just before an offset (?2 binds offset − 1), as `idBefore` for lists.
-    static let inboxIDBefore = """
-        SELECT e.id FROM episodes e INDEXED BY episodes_in_inbox JOIN podcasts p ON p.id = e.podcast_id
+    /// The Inbox's episode just before an offset (?2 binds offset − 1), as `anchorBefore` for lists.
+    static let inboxAnchorBefore = """
+        SELECT \(anchorColumns) FROM episodes e INDEXED BY episodes_in_inbox JOIN podcasts p ON p.id = e.podcast_id
         WHERE e.inbox_at IS NOT NULL AND p.subscribed = 1 ORDER BY e.published DESC, e.id DESC LIMIT 1 OFFSET ?2
         """
     static let inboxCount = """
@@ -118,4 +121,11 @@ enum EpisodeListSQL {
         """
     static let leaveInbox = "UPDATE episodes SET inbox_at = NULL WHERE id = ? AND inbox_at IS NOT NULL"
     static let clearInbox = "UPDATE episodes SET inbox_at = NULL WHERE inbox_at IS NOT NULL"
+}
+
+extension EpisodeListSQL.Anchor {
+    /// Reads a row of `EpisodeListSQL.anchorColumns`.
+    init(row: Statement) {
+        self.init(published: row.isNull(at: 1) ? nil : row.double(at: 1), duration: row.double(at: 2), id: row.int64(at: 0))
+    }
 }

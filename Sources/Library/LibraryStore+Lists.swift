@@ -17,19 +17,15 @@ extension LibraryStore {
     public func episodes(_ query: EpisodeQuery) throws -> EpisodePage {
         // One row beyond the page says whether there is more, without counting them all.
         let rows: [Episode]
-        var query = query
-        if query.after == nil, query.offset > 0 {
-            // A page at an offset is the page after the episode before it, found by an index walk.
-            guard let before = try database.fetchOne(EpisodeListSQL.idBefore(query), [query.podcast ?? 0, 1, query.offset - 1],
-                                                     row: { $0.int64(at: 0) }) else {
-                return EpisodePage(episodes: [], more: false)
-            }
-            query.after = before
-        }
-        if let after = query.after {
+        // A page at an offset is the page after the episode before it, found by an index walk.
+        let anchor = try query.after.map(anchor(of:)) ?? (query.offset > 0
+            ? database.fetchOne(EpisodeListSQL.anchorBefore(query), [query.podcast ?? 0, 1, query.offset - 1], row: EpisodeListSQL.Anchor.init(row:))
+            : nil)
+        if query.after != nil || query.offset > 0 {
+            guard let anchor else { return EpisodePage(episodes: [], more: false) }
             // The store's one connection and this actor: nothing writes between the anchor and the runs.
-            rows = try keysetRows(after: after, query.sort, limit: query.limit + 1) { run, limit, anchor in
-                try database.fetchAll(EpisodeListSQL.list(query, run: run.condition), [query.podcast ?? 0, limit, 0] + anchor) { Episode(row: $0) }
+            rows = try keysetRows(after: anchor, query.sort, limit: query.limit + 1) { run, limit, arguments in
+                try database.fetchAll(EpisodeListSQL.list(query, run: run.condition), [query.podcast ?? 0, limit, 0] + arguments) { Episode(row: $0) }
             }
         } else {
             rows = try database.fetchAll(EpisodeListSQL.list(query), [query.podcast ?? 0, query.limit + 1, query.offset]) { Episode(row: $0) }
@@ -39,37 +35,39 @@ extension LibraryStore {
 
     /// Up to `limit` rows after episode `after` in `sort`'s order, read run by run (EpisodeListSQL.runs):
     /// `fetch(run, rows still wanted, the run's anchor arguments ?4 and ?5 — none for a whole run)`.
-    private func keysetRows(after: Int64, _ sort: EpisodeQuery.Sort, limit: Int,
+    private func keysetRows(after anchor: EpisodeListSQL.Anchor, _ sort: EpisodeQuery.Sort, limit: Int,
                             fetch: (EpisodeListSQL.Run, Int, [any StatementBindable]) throws -> [Episode]) throws -> [Episode] {
-        guard let anchor = try database.fetchOne(EpisodeListSQL.anchor, [after], row: {
-            EpisodeListSQL.Anchor(published: $0.isNull(at: 0) ? nil : $0.double(at: 0), duration: $0.double(at: 1), id: after)
-        }) else { return [] }
         let (runs, key) = EpisodeListSQL.runs(after: anchor, sort)
         var rows: [Episode] = []
         for run in runs where rows.count < limit {
-            rows += try fetch(run, limit - rows.count, run.anchored ? [key, after] : [])
+            rows += try fetch(run, limit - rows.count, run.anchored ? [key, anchor.id] : [])
         }
         return rows
+    }
+
+    /// Where episode `id` stands in the lists, or nil when the library does not hold it.
+    private func anchor(of id: Int64) throws -> EpisodeListSQL.Anchor? {
+        try database.fetchOne(EpisodeListSQL.anchor, [id], row: EpisodeListSQL.Anchor.init(row:))
     }
 
     /// The Inbox: episodes that arrived and were not yet queued, played or dismissed; newest first.
     /// With `after`, the page follows that episode (as in `episodes(_:)`); `offset` is then ignored.
     public func inbox(after: Int64? = nil, offset: Int = 0, limit: Int = EpisodeQuery.defaultLimit) throws -> EpisodePage {
         try database.transaction {
-            var after = after
-            if after == nil, offset > 0 {
-                after = try database.fetchOne(EpisodeListSQL.inboxIDBefore, [1, offset - 1]) { $0.int64(at: 0) }
-                if after == nil {
-                    let total = try database.fetchOne(EpisodeListSQL.inboxCount) { Int($0.int64(at: 0)) } ?? 0
-                    return EpisodePage(episodes: [], more: false, total: total)
-                }
-            }
-            let rows = try after.map { after in
-                try keysetRows(after: after, .newest, limit: limit + 1) { run, limit, anchor in
-                    try database.fetchAll(EpisodeListSQL.inbox(run: run.condition), [limit, 0] + (anchor.isEmpty ? [] : [0] + anchor)) { Episode(row: $0) }
-                }
-            } ?? database.fetchAll(EpisodeListSQL.inbox(), [limit + 1, offset]) { Episode(row: $0) }
             let total = try database.fetchOne(EpisodeListSQL.inboxCount) { Int($0.int64(at: 0)) } ?? 0
+            let anchor = try after.map(anchor(of:)) ?? (offset > 0
+                ? database.fetchOne(EpisodeListSQL.inboxAnchorBefore, [1, offset - 1], row: EpisodeListSQL.Anchor.init(row:))
+                : nil)
+            let rows: [Episode]
+            if after != nil || offset > 0 {
+                guard let anchor else { return EpisodePage(episodes: [], more: false, total: total) }
+                rows = try keysetRows(after: anchor, .newest, limit: limit + 1) { run, limit, arguments in
+                    // ?3 is the lists' offset, unused here; a whole run names no anchor and binds only ?1 and ?2.
+                    try database.fetchAll(EpisodeListSQL.inbox(run: run.condition), [limit, 0] + (arguments.isEmpty ? [] : [0] + arguments)) { Episode(row: $0) }
+                }
+            } else {
+                rows = try database.fetchAll(EpisodeListSQL.inbox(), [limit + 1, offset]) { Episode(row: $0) }
+            }
             return EpisodePage(episodes: Array(rows.prefix(limit)), more: rows.count > limit, total: total)
         }
     }
