@@ -13,6 +13,7 @@ import shutil
 import subprocess
 import sys
 import tempfile
+import time
 import urllib.request
 from pathlib import Path
 
@@ -66,7 +67,22 @@ class LanNet:
             if result.returncode != 0:
                 net.destroy()
                 pytest.fail(f"{' '.join(step)}: {result.stderr.strip()}")
+        net.settle()
         return net
+
+    def settle(self, timeout=15):
+        """Waits until both ends' IPv6 link-local addresses have passed duplicate address detection.
+        An address leaves its tentative state a second or two after its link comes up, and Chromium
+        takes that for a network change: it drops the loads in flight (net::ERR_NETWORK_CHANGED), so
+        a page opened in that moment never loads. The browsers start on a settled network."""
+        checks = [("ip", "-6", "addr", "show", "tentative", "dev", self.host_if),
+                  ("ip", "netns", "exec", self.name, "ip", "-6", "addr", "show", "tentative", "dev", self.client_if)]
+        deadline = time.monotonic() + timeout
+        while any(run(*check).stdout.strip() for check in checks):
+            if time.monotonic() > deadline:
+                self.destroy()
+                pytest.fail(f"the test network's IPv6 addresses are still tentative after {timeout} s")
+            time.sleep(0.1)
 
     def destroy(self):
         """Ends what still runs in the namespace (only our own processes live there), then removes it."""
