@@ -8,8 +8,10 @@ public enum MPVEvent: Sendable, Equatable {
     case endFile(MPVEndReason)
     case playbackRestart
     case seek
-    /// The reply to an async command that failed (e.g. `loadfile` of a dead URL).
+    /// The reply to an async command that failed (e.g. `loadfile` of a dead URL); seeks have their own.
     case commandFailed(String)
+    /// mpv's reply to a `seek`: taken in (it is carried out and playback restarts after), or refused.
+    case seekAnswered(accepted: Bool)
     case shutdown
 }
 

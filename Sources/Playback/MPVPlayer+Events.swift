@@ -136,6 +136,7 @@ extension MPVPlayer {
             }
             return nil
         case MPV_EVENT_COMMAND_REPLY:
+            if event.reply_userdata == Self.seekReplyID { return .seekAnswered(accepted: event.error >= 0) }
             guard event.error < 0 else { return nil }
             return .commandFailed(String(cString: earshot_mpv_error_string(event.error)))
         default:

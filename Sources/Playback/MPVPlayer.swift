@@ -159,8 +159,9 @@ public final class MPVPlayer: @unchecked Sendable {
     }
 
     /// Exact seek to an absolute position in seconds.
+    /// mpv answers it with `.seekAnswered` (taken in, or refused) before it carries it out.
     public func seek(to seconds: Double) {
-        command(["seek", String(format: "%.3f", max(0, seconds)), "absolute+exact"])
+        command(["seek", String(format: "%.3f", max(0, seconds)), "absolute+exact"], replyID: Self.seekReplyID)
     }
 
     /// Pauses or resumes. The change is asynchronous: until mpv has carried it out (its reply),
@@ -220,7 +221,7 @@ public final class MPVPlayer: @unchecked Sendable {
 
     // MARK: - Sending
 
-    func command(_ args: [String]) {
+    func command(_ args: [String], replyID: UInt64 = commandReplyID) {
         lock.lock(); defer { lock.unlock() }
         guard !isShutDown else { return }
         // mpv copies the strings before mpv_command_async returns.
@@ -229,7 +230,7 @@ public final class MPVPlayer: @unchecked Sendable {
         defer { cStrings.forEach { free($0) } }
         cStrings.withUnsafeMutableBufferPointer { buffer in
             buffer.baseAddress!.withMemoryRebound(to: UnsafePointer<CChar>?.self, capacity: buffer.count) { argv in
-                _ = earshot_mpv_command_async(handle, Self.commandReplyID, argv)
+                _ = earshot_mpv_command_async(handle, replyID, argv)
             }
         }
     }
@@ -247,6 +248,7 @@ public final class MPVPlayer: @unchecked Sendable {
     static let commandReplyID: UInt64 = 1
     static let propertyReplyID: UInt64 = 2
     static let pauseReplyID: UInt64 = 3
+    static let seekReplyID: UInt64 = 4
 
     // MARK: - Receiving
 

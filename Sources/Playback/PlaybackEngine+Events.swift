@@ -30,10 +30,13 @@ extension PlaybackEngine {
         case .endFile(let reason):
             await ended(reason)
         case .commandFailed(let message):
-            // A seek or property change mpv refused (e.g. at the very end of a file): nothing a
-            // listener can act on, and load failures arrive as `.endFile(.error)` instead.
+            // A property change or command mpv refused: nothing a listener can act on, and load
+            // failures arrive as `.endFile(.error)` instead.
             Log.info("mpv", "refused a command: \(message)")
-            loading = loading.commandRefused()
+        case .seekAnswered(let accepted):
+            // A refused seek (e.g. at the very end of a file) brings no restart.
+            if !accepted { Log.info("mpv", "refused a seek") }
+            loading = loading.seekAnswered(accepted: accepted)
         case .shutdown:
             // mpv quit without being asked (our own shutdown never gets here): replace it.
             await restartPlayer(because: "it quit")

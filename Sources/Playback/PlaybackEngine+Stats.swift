@@ -22,6 +22,8 @@ struct ListeningLog: Sendable {
 
     enum LogWrite: Sendable {
         case span(UUID, ListeningSpan)
+        /// The span of this key is closed: no write for it follows, so its row id is forgotten.
+        case closed(UUID)
         case flush(@Sendable () -> Void)
     }
 
@@ -43,6 +45,10 @@ extension PlaybackEngine {
                     do { rows[key] = try await store.saveListeningSpan(span) } catch {
                         Log.error("library", "could not save a listening span: \(String(reflecting: error))")
                     }
+                case .closed(let key):
+                    // A span a pause, a seek or an episode's end closed: an hour of 50 clients toggling
+                    // opens thousands, and their keys would otherwise stay for the server's life.
+                    rows[key] = nil
                 case .flush(let done):
                     done()
                 }
@@ -80,6 +86,7 @@ extension PlaybackEngine {
     /// The span under way ends (a pause, a seek, another episode, the end).
     func closeSpan() {
         writeSpan()
+        if log.tally != nil { log.writes?.yield(.closed(log.key)) }
         log.tally = nil
     }
 
