@@ -79,6 +79,10 @@ def play_on_headphones(server, tone, client):
     """Subscribes the tone podcast, chooses pulse/headphones and plays; returns the episode."""
     podcast = server.subscribe(tone.feed)
     episode = server.episodes(podcast["id"])[0]
+    # A listener picks from the devices listed; right after start mpv may not have listed them yet
+    # (see test_outputs_name_the_sound_servers_sinks), and choosing one unlisted is refused.
+    client.wait_state(lambda m: any(o["name"] == "pulse/headphones" for o in m["outputs"]), timeout=10,
+                      what="state.outputs to list the headphones")
     client.command("output", device="pulse/headphones")
     client.wait_state(lambda m: m["output"] == "pulse/headphones", timeout=5, what="output pulse/headphones")
     sent = time.monotonic()
