@@ -42,7 +42,8 @@ Report (printed, and written to .build/bench/soak.md):
 Exit status 0 when the soak ran (a budget missed is a ✗ in the table), 1 when it could not.
 
 To find what a growth comes from (not used by `make bench`): `--no-refresh`, `--no-downloads`,
-`--no-play`, `--mix ping,seek,…` (the clients' commands), `--out FILE` (instead of soak.md),
+`--no-play`, `--mix ping,seek,…` (the clients' commands), `--items N` (the feed starts with N
+episodes: a short run at the size an hour's run ends with), `--out FILE` (instead of soak.md),
 `--samples-out FILE.json` (every latency and memory sample, the last `state` message).
 """
 
@@ -653,6 +654,8 @@ def main():
     parser.add_argument("--samples-out", help="also write every latency and memory sample to this JSON file")
     # To find what a growth comes from (not used by `make bench`):
     parser.add_argument("--mix", default=",".join(MIX), help="the clients' commands, in turn (default: all)")
+    parser.add_argument("--items", type=int, default=FEED_ITEMS,
+                        help="episodes the feed starts with (default 300; it grows by 5 a refresh)")
     parser.add_argument("--no-refresh", action="store_true", help="no refreshes")
     parser.add_argument("--no-downloads", action="store_true", help="no downloads")
     parser.add_argument("--no-play", action="store_true", help="nothing plays")
@@ -670,7 +673,7 @@ def main():
 
     files = FileServer()
     files.put_prefix("/media/", tone(SHORT_SECONDS, 523), "audio/wav")
-    feed = GrowingFeed(files, FEED_ITEMS)
+    feed = GrowingFeed(files, args.items)
     server = None
     crowd = control = None
     stop = threading.Event()
