@@ -43,11 +43,14 @@ public enum MemoryTrim {
 
     /// Sets the allocator up: each binary's main calls it first thing, before threads allocate.
     ///
-    /// At most two malloc arenas (glibc's `M_ARENA_MAX`; its default is 8 per core). Each thread that
-    /// allocates gets an arena of its own while there are fewer than that, and an arena keeps what
-    /// its threads freed: the server's dozen threads (the pool, the socket service, each fetch and
-    /// download) held 90 MB of Private_Dirty under the soak's 50 clients, 40 MB with two arenas, at
-    /// the same latency (`make bench`, bench/soak.py).
+    /// One malloc arena (glibc's `M_ARENA_MAX`; its default is 8 per core). Each thread that allocates
+    /// gets an arena of its own while there are fewer than that, and an arena keeps what its threads
+    /// freed, scattered between what they still hold: the server's dozen threads (the pool, the socket
+    /// service, mpv's, each fetch and download) held 90 MB of Private_Dirty under the soak's 50 clients
+    /// with the default, 40 MB with two arenas and 31 MB with one; with two, what a refresh of a big
+    /// feed left behind in the second arena grew it by 8 MB over the hour's soak (a 900-item feed:
+    /// 37–46 MB with two, 34 MB with one). The p99 latency is alike: small blocks come from each
+    /// thread's own cache (glibc's tcache) without the arena's lock (`make bench`, bench/soak.py).
     ///
     /// Buffers of up to 4 MiB come from the heap, and up to 8 MiB free at its top stay there until
     /// `giveBack` (bounded: between refreshes the server's other work frees memory too). A feed parse
@@ -59,7 +62,7 @@ public enum MemoryTrim {
     /// hundreds of subscriptions is that many parses in a row; the refresh gives the memory back when
     /// it ends (`giveBack`), so idle memory is unchanged.
     public static func configure() {
-        _ = mallopt?(arenaMaxParameter, 2)
+        _ = mallopt?(arenaMaxParameter, 1)
         _ = mallopt?(mmapThresholdParameter, 4 << 20)
         _ = mallopt?(trimThresholdParameter, 8 << 20)
     }
