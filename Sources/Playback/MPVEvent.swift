@@ -10,8 +10,9 @@ public enum MPVEvent: Sendable, Equatable {
     case seek
     /// The reply to an async command that failed (e.g. `loadfile` of a dead URL); seeks have their own.
     case commandFailed(String)
-    /// mpv's reply to a `seek`: taken in (it is carried out and playback restarts after), or refused.
-    case seekAnswered(accepted: Bool)
+    /// mpv's reply to a `seek`: taken in (`refusal` nil: it is carried out and playback restarts
+    /// after), or refused, with mpv's reason.
+    case seekAnswered(refusal: String?)
     case shutdown
 }
 

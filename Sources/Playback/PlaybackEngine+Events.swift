@@ -33,10 +33,10 @@ extension PlaybackEngine {
             // A property change or command mpv refused: nothing a listener can act on, and load
             // failures arrive as `.endFile(.error)` instead.
             Log.info("mpv", "refused a command: \(message)")
-        case .seekAnswered(let accepted):
+        case .seekAnswered(let refusal):
             // A refused seek (e.g. at the very end of a file) brings no restart.
-            if !accepted { Log.info("mpv", "refused a seek") }
-            loading = loading.seekAnswered(accepted: accepted)
+            if let refusal { Log.info("mpv", "refused a seek: \(refusal)") }
+            loading = loading.seekAnswered(accepted: refusal == nil)
         case .shutdown:
             // mpv quit without being asked (our own shutdown never gets here): replace it.
             await restartPlayer(because: "it quit")
