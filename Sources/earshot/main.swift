@@ -11,7 +11,7 @@ import Web
 // Wiring only: parse options, open the library, start mpv and the server, stop cleanly.
 
 let started = Date()
-// Few malloc arenas, each shared by threads, and a feed parse's buffers kept for the next parse
+// One malloc arena shared by the threads, and a feed parse's buffers kept for the next parse
 // (MemoryTrim says why).
 MemoryTrim.configure()
 
@@ -47,6 +47,7 @@ case .version:
     print("earshot \(Earshot.version)")
     exit(0)
 case .parse(let settings):
+    MemoryTrim.configureForOneShotCommand()
     exit(await ParseCommand.run(settings))
 default:
     break
