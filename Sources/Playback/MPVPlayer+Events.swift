@@ -136,11 +136,9 @@ extension MPVPlayer {
             }
             return nil
         case MPV_EVENT_COMMAND_REPLY:
-            if event.reply_userdata == Self.seekReplyID {
-                return .seekAnswered(refusal: event.error >= 0 ? nil : String(cString: earshot_mpv_error_string(event.error)))
-            }
-            guard event.error < 0 else { return nil }
-            return .commandFailed(String(cString: earshot_mpv_error_string(event.error)))
+            let failure = event.error < 0 ? String(cString: earshot_mpv_error_string(event.error)) : nil
+            if event.reply_userdata == Self.seekReplyID { return .seekAnswered(refusal: failure) }
+            return failure.map(MPVEvent.commandFailed)
         default:
             return nil
         }
