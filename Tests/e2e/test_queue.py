@@ -58,6 +58,18 @@ def wait_for_queue(server, expected, message):
     wait_until(lambda: server.state()["queue"] == expected, message=f"{message}: {expected} (have {server.state()['queue']})")
 
 
+def wait_for_rows(browser, server, count):
+    """Waits for the queue view to show `count` rows; on a timeout says what the page and the
+    server had (a CI run once saw another count here and nothing said why)."""
+    try:
+        wait_until(lambda: len(queue_ids(browser)) == count, message=f"the queue view to show {count} rows")
+    except AssertionError as error:
+        state = server.state()
+        page = browser.execute_script("return [document.body.dataset.view, location.pathname, document.querySelector('.queue-list')?.hidden]")
+        raise AssertionError(f"{error}: the page ({page}) shows {queue_ids(browser)}; the server's queue is {state['queue']}, "
+                             f"playing {(state['episode'] or {}).get('id')} at {state['position']} s, paused {state['paused']}") from None
+
+
 def reset(browser):
     for cmd, args in (("shuffle", {"on": False}), ("repeat", {"mode": "off"}), ("queue.clear", {})):
         command(browser, cmd, **args)
@@ -124,7 +136,7 @@ def test_queue_from_rows_queue_view_and_transport(own_server, driver):
                 rewind(driver, server)  # before each page with a screenshot: the same chapter and stored position
                 open_page(driver, server, "/")
                 go_to_queue(driver)
-                wait_until(lambda: len(queue_ids(driver)) == 3, message="the queue view")
+                wait_for_rows(driver, server, 3)
                 match_baseline(driver, f"queue-{size}")
                 assert small_targets(driver, ".queue-list button, .queue-head button") == []
                 scroll_width, inner = overflow(driver)
