@@ -10,6 +10,7 @@ const TICK_MS = 250;
 const listeners = new Set(); // fn(state, kind) — kind: 'state' | 'time' | 'tick'
 let current = null;
 let lastSeq = -Infinity;
+let awaitingSnapshot = true; // until a connection's first `state` (see apply)
 let anchorAt = 0; // performance.now() when `current.position` was true
 let ticker = null;
 
@@ -25,26 +26,31 @@ export const player = {
 
   /** Applies a `state` or `time` message; stale ones (older seq) are ignored. */
   apply(message) {
-    if (typeof message.seq === 'number') {
-      if (message.seq <= lastSeq) return;
-      lastSeq = message.seq;
+    const isState = message.type === Msg.state;
+    if (!isState && message.type !== Msg.time) return;
+    if (awaitingSnapshot) {
+      // Broadcasts can reach a new socket before its snapshot does, and be newer or older than
+      // it: a `time` then has no state to update (or only the last connection's), and its seq
+      // must not make the snapshot look stale. The first state after connecting is taken whatever its seq.
+      if (!isState) return;
+      awaitingSnapshot = false;
+    } else if (typeof message.seq === 'number' && message.seq <= lastSeq) {
+      return;
     }
-    if (message.type === Msg.state) {
+    if (typeof message.seq === 'number') lastSeq = message.seq;
+    if (isState) {
       current = message;
-    } else if (message.type === Msg.time) {
-      if (!current) return;
+    } else {
       const { position, duration, rate, paused } = message;
       current = { ...current, position, duration, rate, paused };
-    } else {
-      return;
     }
     anchorAt = performance.now();
     syncTicker();
     notify(message.type);
   },
 
-  /** A new connection starts a new sequence (the server may have restarted). */
-  resetSequence() { lastSeq = -Infinity; },
+  /** A new connection starts a new sequence (the server may have restarted): its snapshot is awaited. */
+  resetSequence() { lastSeq = -Infinity; awaitingSnapshot = true; },
 
   /** Seconds, interpolated while playing, clamped to the episode. */
   position() {
