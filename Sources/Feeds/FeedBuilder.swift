@@ -38,9 +38,6 @@ struct FeedBuilder {
     /// What one item leaves for the next: show-notes buffers and the sanitizer's.
     private var spareNotes = ItemDraft.NotesBuffers()
     private var scratch = HTMLSanitizer.Scratch()
-    /// Finishes items (and sanitizes their notes) beside the parse, for large documents (set per
-    /// reading pass); `items` is then filled at `finish`.
-    var pipeline: NotesPipeline?
     /// Takes the finished items in batches while the parse goes on (then `finish` returns none).
     var sink: (any FeedItemSink)?
     /// What the sink threw: the parse stops, and `FeedParser` throws it.
@@ -55,17 +52,12 @@ struct FeedBuilder {
     }
 
     mutating func beginItem(isAtom: Bool) {
-        item = ItemDraft(isAtom: isAtom, keepsSource: keepsSourceText, reusing: pipeline?.spareBuffers() ?? spareNotes)
+        item = ItemDraft(isAtom: isAtom, keepsSource: keepsSourceText, reusing: spareNotes)
         spareNotes = ItemDraft.NotesBuffers()
     }
 
     mutating func endItem() {
         guard let draft = item.take() else { return }
-        if let pipeline {
-            pipeline.add(draft, baseURL: baseURL)  // the draft's buffers go with it
-            if sink != nil, case let done = pipeline.takeFinished(), !done.isEmpty { deliver(done) }
-            return
-        }
         defer { spareNotes = draft.notes }
         if let finished = draft.finished(keepingItemsWithoutEnclosure: keepsItemsWithoutEnclosure, baseURL: baseURL,
                                          scratch: &scratch) {
@@ -137,7 +129,6 @@ struct FeedBuilder {
 
     /// The podcast as parsed. Author and summary fall back through the places feeds put them.
     mutating func finish() -> FeedContent {
-        if let pipeline { items = pipeline.collect() }
         if sink != nil {
             if !items.isEmpty { deliver(items) }
             items = []

@@ -20,6 +20,24 @@ public enum FeedParser {
     /// With `sink`, the items go to it as they are finished, and the content returned has none.
     public static func parse(_ data: Data, baseURL: URL, keepingItemsWithoutEnclosure: Bool = false,
                              keepingSourceText: Bool = false, into sink: (any FeedItemSink)? = nil) throws -> FeedContent {
+        try parse(data, baseURL: baseURL, keepingItemsWithoutEnclosure: keepingItemsWithoutEnclosure,
+                  keepingSourceText: keepingSourceText, into: sink, threads: .bySize)
+    }
+
+    /// How a parse uses threads: by the document's size, as every caller gets it, or (tests) one way
+    /// whatever the size, to hold the two ways to the same result.
+    enum Threads {
+        case bySize
+        /// Everything on the calling thread.
+        case one
+        /// The rules on a thread of their own (`FeedTape`).
+        case tape
+    }
+
+    /// `parse(_:baseURL:…)`, using threads as told.
+    static func parse(_ data: Data, baseURL: URL, keepingItemsWithoutEnclosure: Bool = false,
+                      keepingSourceText: Bool = false, into sink: (any FeedItemSink)? = nil,
+                      threads: Threads) throws -> FeedContent {
         var builder = FeedBuilder(baseURL: baseURL, keepsItemsWithoutEnclosure: keepingItemsWithoutEnclosure,
                                   keepsSourceText: keepingSourceText)
         builder.sink = sink
@@ -29,12 +47,12 @@ public enum FeedParser {
             // libxml2 counts lines from where it starts reading: warnings count from the file's start.
             let skippedLines = raw[..<(raw.count - document.count)].reduce(0) { $0 + ($1 == 0x0A ? 1 : 0) }
 
-            var (content, fatal) = try read(document, into: builder)
+            var (content, fatal) = try read(document, into: builder, threads: threads)
             // Mislabelled or mixed encodings and stray control characters: repair the bytes, read again.
             if let error = fatal, error.isInvalidCharacter, FeedEncoding.isASCIICompatible(document),
                let repair = FeedEncoding.repaired(document) {
                 try sink?.restart()
-                (content, fatal) = try repair.bytes.withUnsafeBytes { try read($0, into: builder) }
+                (content, fatal) = try repair.bytes.withUnsafeBytes { try read($0, into: builder, threads: threads) }
                 content.warnings.insert(repair.warning, at: 0)
             }
             if let fatal { content.warnings.append(FeedWarning.recovered(from: fatal, skippedLines: skippedLines)) }
@@ -54,7 +72,7 @@ public enum FeedParser {
                                   keepsSourceText: keepingSourceText)
         builder.sink = sink
         let source = try FeedFile(file)
-        var (content, fatal) = try read(chunks: source.next, size: source.size, into: builder) {
+        var (content, fatal) = try read(chunks: source.next, size: source.size, into: builder, threads: .bySize) {
             source.head.isEmpty ? nil : source.head
         }
         if let fatal, fatal.isInvalidCharacter, source.head.withUnsafeBytes(FeedEncoding.isASCIICompatible) {
@@ -67,7 +85,7 @@ public enum FeedParser {
     }
 
     /// One pass over the document: the podcast, and libxml2's first fatal error if it had to recover.
-    private static func read(_ document: UnsafeRawBufferPointer, into builder: FeedBuilder) throws
+    private static func read(_ document: UnsafeRawBufferPointer, into builder: FeedBuilder, threads: Threads) throws
         -> (FeedContent, XMLStreamReader.Failure?) {
         var offset = 0
         return try read(chunks: {
@@ -75,19 +93,19 @@ public enum FeedParser {
             let length = min(XMLEventStream.chunkSize, document.count - offset)
             defer { offset += length }
             return UnsafeRawBufferPointer(rebasing: document[offset..<offset + length])
-        }, size: document.count, into: builder) { Array(document.prefix(FeedFile.headSize)) }
+        }, size: document.count, into: builder, threads: threads) { Array(document.prefix(FeedFile.headSize)) }
     }
 
     /// One pass over the chunks of a document of `size` bytes; `head` gives its first bytes once read
     /// (nil: the document was empty), for telling an HTML page or garbage from a feed.
-    private static func read(chunks: () -> UnsafeRawBufferPointer?, size: Int, into builder: FeedBuilder,
+    private static func read(chunks: () -> UnsafeRawBufferPointer?, size: Int, into builder: FeedBuilder, threads: Threads,
                              head: () -> [UInt8]?) throws -> (FeedContent, XMLStreamReader.Failure?) {
         let handler = FeedEvents(builder: builder)
-        let pipeline = size >= NotesPipeline.threshold
-            ? NotesPipeline(keepingItemsWithoutEnclosure: builder.keepsItemsWithoutEnclosure) : nil
-        handler.state.builder.pipeline = pipeline
-        defer { pipeline?.cancel() }  // no effect once collected; otherwise its thread ends
-        let errors = XMLEventStream.parse(chunks: chunks, handler: handler)
+        // Larger documents: libxml2 here, the rules beside it (`FeedTape`).
+        let taped = threads == .tape || (threads == .bySize && size >= FeedTape.threshold)
+        let tape = taped ? FeedTape(replayingInto: handler) : nil
+        let errors = XMLEventStream.parse(chunks: chunks, handler: tape ?? handler)
+        tape?.finish()
         if let error = handler.error { throw error }
         guard handler.state.walk.sawRoot else {
             guard let start = head() else { throw FeedError.empty }
@@ -118,7 +136,7 @@ final class FeedEvents: XMLEventHandler {
         var error: FeedError?
 
         /// Returns false when the document turned out to be no feed.
-        mutating func start(_ element: FeedElement, source: XMLEventStream.Element) -> Bool {
+        mutating func start(_ element: FeedElement, source: some FeedElementSource) -> Bool {
             guard error == nil else { return true }
             do {
                 try walk.start(element, source: source, builder: &builder)
@@ -129,7 +147,7 @@ final class FeedEvents: XMLEventHandler {
             }
         }
 
-        mutating func end(_ element: XMLEventStream.Element) {
+        mutating func end(_ element: some FeedElementSource) {
             walk.end(source: element, builder: &builder)
         }
 
@@ -154,13 +172,22 @@ final class FeedEvents: XMLEventHandler {
     }
 
     func startElement(_ element: XMLEventStream.Element, in stream: XMLEventStream) {
-        let feedElement = stream.feedElement(element)
-        if !state.start(feedElement, source: element) { stream.stop() }
+        if !start(stream.feedElement(element), source: element) { stream.stop() }
     }
 
     func endElement(_ element: XMLEventStream.Element, in stream: XMLEventStream) {
-        state.end(element)
-        if state.builder.sinkError != nil { stream.stop() }
+        if !end(element) { stream.stop() }
+    }
+
+    /// A start tag, from the stream or a `FeedTape`; false when the parse is to stop.
+    func start(_ element: FeedElement, source: some FeedElementSource) -> Bool {
+        state.start(element, source: source)
+    }
+
+    /// An end tag, from the stream or a `FeedTape`; false when the parse is to stop.
+    func end(_ source: some FeedElementSource) -> Bool {
+        state.end(source)
+        return state.builder.sinkError == nil
     }
 
     func characters(_ text: UnsafeBufferPointer<UInt8>) {

@@ -52,14 +52,49 @@ final class XMLEventStream {
                     } else if entry[1] != nil {
                         continue
                     }
-                    let bytes = UnsafeBufferPointer(start: value, count: end - value)
-                    // Without entity substitution, libxml2 hands every "&" of a value over as "&#38;" (so a
-                    // tree builder could re-read it); no other "&" can be there.
-                    guard bytes.contains(UInt8(ascii: "&")) else { return String(decoding: bytes, as: UTF8.self) }
-                    return Self.replacingEscapedAmpersands(bytes)
+                    return Self.attributeValue(UnsafeBufferPointer(start: value, count: end - value))
                 }
                 return nil
             }
+        }
+
+        /// An attribute's value as libxml2 hands it over, as text.
+        static func attributeValue(_ bytes: UnsafeBufferPointer<UInt8>) -> String {
+            // Without entity substitution, libxml2 hands every "&" of a value over as "&#38;" (so a
+            // tree builder could re-read it); no other "&" can be there.
+            guard bytes.contains(UInt8(ascii: "&")) else { return String(decoding: bytes, as: UTF8.self) }
+            return replacingEscapedAmpersands(bytes)
+        }
+
+        /// Appends the element to a `FeedTape`: its prefix (length + 1, 0 for none) and local name, then,
+        /// `withAttributes`, their count and each one's prefix, local name and value as libxml2 gave them.
+        func record(into tape: inout TapeWriter, withAttributes: Bool) {
+            func append(_ string: UnsafePointer<xmlChar>?, optional: Bool) {
+                guard let string else {
+                    tape.appendLength(0)
+                    return
+                }
+                let length = Int(xmlStrlen(string))
+                tape.appendLength(optional ? length + 1 : length)
+                tape.append(UnsafeBufferPointer(start: string, count: length))
+            }
+            append(prefix, optional: true)
+            append(localName, optional: false)
+            guard withAttributes else { return }
+            let countAt = tape.count
+            tape.appendLength(0)
+            guard let attributes else { return }
+            var kept = 0
+            for index in 0..<attributeCount {
+                let entry = attributes + 5 * index
+                guard let local = entry[0], let value = entry[3], let end = entry[4] else { continue }
+                append(entry[1], optional: true)
+                append(local, optional: false)
+                tape.appendLength(end - value)
+                tape.append(UnsafeBufferPointer(start: value, count: end - value))
+                kept += 1
+            }
+            tape.setLength(kept, at: countAt)
         }
 
         /// `bytes` as a string with each "&#38;" read as "&" (on bytes: `String.replacing` walks characters,
