@@ -12,8 +12,10 @@ import Glibc
 /// event — name, attributes, text — onto a tape, a segment at a time; the rules' thread replays each
 /// segment in order into the same `FeedEvents` a small document's parse calls directly, so both give the
 /// same result. On real feeds the rules cost about as much as libxml2's pass itself (giantbomb's 730
-/// items: 33 M instructions against its 50 M); beside it, a parse takes little more than the pass.
-/// At most `maxQueued` segments wait (a tape that falls behind holds half a megabyte, not the feed).
+/// items: 41 M instructions against its 52 M), and on one thread a parse took 2.1–2.5× the pass alone;
+/// on two, 1.3–1.6× (`make bench`'s real feeds; it replaced a second thread that only sanitized the
+/// notes of documents ≥ 1 MiB). At most `maxQueued` segments wait (a tape that falls behind holds half
+/// a megabyte, not the feed).
 ///
 /// When the rules stop the parse (the root is no feed's, or the item sink failed), the parsing thread
 /// sees it at its next element and stops libxml2; the rest of the tape is not replayed, as the direct
@@ -68,9 +70,7 @@ final class FeedTape: XMLEventHandler, @unchecked Sendable {
     }
 
     func characters(_ text: UnsafeBufferPointer<UInt8>) {
-        segment.append(Op.text.rawValue)
-        segment.appendLength(text.count)
-        segment.append(text)
+        segment.appendText(op: Op.text.rawValue, text)
         if segment.count >= Self.segmentBytes { send() }
     }
 
@@ -154,11 +154,22 @@ struct TapeWriter {
         count += 1
     }
 
-    @inline(__always) mutating func append(_ bytes: UnsafeBufferPointer<UInt8>) {
-        guard let source = bytes.baseAddress, !bytes.isEmpty else { return }
-        reserve(bytes.count)
-        (base + count).update(from: source, count: bytes.count)
-        count += bytes.count
+    /// A field: its four-byte length (plus one when `marked`: an optional field that is there, 0
+    /// standing for one that is not), then its bytes.
+    @inline(__always) mutating func appendField(_ bytes: UnsafePointer<UInt8>, count length: Int, marked: Bool = false) {
+        reserve(4 + length)
+        setLength(marked ? length + 1 : length, at: count)
+        Self.copy(bytes, to: base + count + 4, count: length)
+        count += 4 + length
+    }
+
+    /// A text event: its op, length and bytes.
+    @inline(__always) mutating func appendText(op: UInt8, _ bytes: UnsafeBufferPointer<UInt8>) {
+        reserve(5 + bytes.count)
+        base[count] = op
+        setLength(bytes.count, at: count + 1)
+        if let source = bytes.baseAddress { Self.copy(source, to: base + count + 5, count: bytes.count) }
+        count += 5 + bytes.count
     }
 
     /// Four bytes, little-endian (no name, value or text run reaches 4 GB: libxml2 caps them lower).
@@ -166,6 +177,15 @@ struct TapeWriter {
         reserve(4)
         setLength(length, at: count)
         count += 4
+    }
+
+    /// Names and most values are a few bytes: a loop beats a call to memmove there.
+    @inline(__always) private static func copy(_ source: UnsafePointer<UInt8>, to target: UnsafeMutablePointer<UInt8>, count: Int) {
+        if count <= 16 {
+            for index in 0..<count { target[index] = source[index] }
+        } else {
+            target.update(from: source, count: count)
+        }
     }
 
     /// Writes a four-byte length at `offset` (a count known only after what it counts).
@@ -262,9 +282,9 @@ struct TapeElement: FeedElementSource {
                 let prefix = Self.optionalField(tape, at: &at)
                 let local = Self.field(tape, at: &at)
                 let value = Self.field(tape, at: &at)
-                guard bytes(local).elementsEqual(wantedName) else { continue }
+                guard same(local, wantedName) else { continue }
                 if let wantedPrefix {
-                    guard let prefix, bytes(prefix).elementsEqual(wantedPrefix) else { continue }
+                    guard let prefix, same(prefix, wantedPrefix) else { continue }
                 } else if prefix != nil {
                     continue
                 }
@@ -272,6 +292,13 @@ struct TapeElement: FeedElementSource {
             }
             return nil
         }
+    }
+
+    /// Whether the tape's bytes in `range` spell `wanted`.
+    @inline(__always) private func same(_ range: Range<Int>, _ wanted: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard range.count == wanted.count else { return false }
+        guard let tapeBase = tape.baseAddress, let wantedBase = wanted.baseAddress, !range.isEmpty else { return true }
+        return memcmp(tapeBase + range.lowerBound, wantedBase, range.count) == 0
     }
 
     var qualifiedName: String {

@@ -69,17 +69,12 @@ final class XMLEventStream {
         /// Appends the element to a `FeedTape`: its prefix (length + 1, 0 for none) and local name, then,
         /// `withAttributes`, their count and each one's prefix, local name and value as libxml2 gave them.
         func record(into tape: inout TapeWriter, withAttributes: Bool) {
-            func append(_ string: UnsafePointer<xmlChar>?, optional: Bool) {
-                guard let string else {
-                    tape.appendLength(0)
-                    return
-                }
-                let length = Int(xmlStrlen(string))
-                tape.appendLength(optional ? length + 1 : length)
-                tape.append(UnsafeBufferPointer(start: string, count: length))
+            if let prefix {
+                tape.appendField(prefix, count: Int(xmlStrlen(prefix)), marked: true)
+            } else {
+                tape.appendLength(0)
             }
-            append(prefix, optional: true)
-            append(localName, optional: false)
+            tape.appendField(localName, count: Int(xmlStrlen(localName)))
             guard withAttributes else { return }
             let countAt = tape.count
             tape.appendLength(0)
@@ -88,10 +83,13 @@ final class XMLEventStream {
             for index in 0..<attributeCount {
                 let entry = attributes + 5 * index
                 guard let local = entry[0], let value = entry[3], let end = entry[4] else { continue }
-                append(entry[1], optional: true)
-                append(local, optional: false)
-                tape.appendLength(end - value)
-                tape.append(UnsafeBufferPointer(start: value, count: end - value))
+                if let prefix = entry[1] {
+                    tape.appendField(prefix, count: Int(xmlStrlen(prefix)), marked: true)
+                } else {
+                    tape.appendLength(0)
+                }
+                tape.appendField(local, count: Int(xmlStrlen(local)))
+                tape.appendField(value, count: end - value)
                 kept += 1
             }
             tape.setLength(kept, at: countAt)

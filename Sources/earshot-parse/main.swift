@@ -18,7 +18,7 @@ import Glibc
 //
 // Prints `parse_ms=… cpu_ms=… items=…`: the best of N parses of the file, each reading it a chunk at
 // a time (the reading is inside the time; the file is in the page cache after the first run), and the
-// CPU time of that parse on all threads (large feeds' notes are sanitized on a second one).
+// CPU time of that parse on all threads (a larger feed's rules run on a second one: `FeedTape`).
 
 // The allocator set up as the server sets it up (MemoryTrim), so what is measured here is what it runs.
 MemoryTrim.configure()

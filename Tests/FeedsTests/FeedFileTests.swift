@@ -38,7 +38,7 @@ import TestSupport
         }
     }
 
-    /// A feed larger than a chunk (and the notes pipeline's threshold), whose items straddle chunk ends.
+    /// A feed larger than a chunk (and `FeedTape`'s threshold), whose items straddle chunk ends.
     @Test func readsAFeedOfManyChunks() async throws {
         let directory = TemporaryDirectory()
         let file = directory.url.appendingPathComponent("big.xml")

@@ -29,8 +29,8 @@ struct FeedItemSinkTests {
 
     static let base = URL(string: "https://example.org/feed.xml")!
 
-    /// `count` items, each with show notes of about `notes` bytes (a large document goes through the
-    /// notes pipeline, a small one is finished on the parsing thread).
+    /// `count` items, each with show notes of about `notes` bytes (a large document's rules run on
+    /// `FeedTape`'s thread, a small one's on the parsing thread).
     static func feed(items count: Int, notes: Int) -> Data {
         let body = String(repeating: "words and <b>more</b> words ", count: max(1, notes / 28))
         let items = (0..<count).map { n in

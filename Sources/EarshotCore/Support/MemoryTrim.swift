@@ -43,10 +43,11 @@ public enum MemoryTrim {
 
     private static let serverArenas = 1
 
-    /// For a command that runs once and exits (`earshot parse`): a second arena, so the notes thread and
-    /// the JSON encoder do not wait on the parsing thread's arena lock. Memory held after the work does
-    /// not matter there, and `earshot parse --json` of the 60,000-item feed took 0.81 s with two arenas,
-    /// 0.90 s with one (median of 8; `make bench`'s budget for it is 1 s). Called before the work starts
+    /// For a command that runs once and exits (`earshot parse`): a second arena, so the parse's second
+    /// thread and the JSON encoder do not wait on the parsing thread's arena lock. Memory held after the
+    /// work does not matter there, and `earshot parse --json` of the 60,000-item feed took 0.81 s with two
+    /// arenas, 0.90 s with one (median of 8, measured when that thread sanitized notes, before `FeedTape`
+    /// ran all the rules there; `make bench`'s budget for it is 1 s). Called before the work starts
     /// its threads; `earshot-parse` keeps the server's one arena, since it measures the server's parse.
     public static func configureForOneShotCommand() {
         _ = mallopt?(arenaMaxParameter, Int32(serverArenas + 1))
