@@ -12,9 +12,12 @@ import Glibc
 /// event — name, attributes, text — onto a tape, a segment at a time; the rules' thread replays each
 /// segment in order into the same `FeedEvents` a small document's parse calls directly, so both give the
 /// same result. On real feeds the rules cost about as much as libxml2's pass itself (giantbomb's 730
-/// items: 41 M instructions against its 52 M), and on one thread a parse took 2.1–2.5× the pass alone;
-/// on two, 1.3–1.6× (`make bench`'s real feeds; it replaced a second thread that only sanitized the
-/// notes of documents ≥ 1 MiB). At most `maxQueued` segments wait (a tape that falls behind holds half
+/// items: 41 M instructions against its 52 M), and on one thread a parse of `make bench`'s larger real
+/// feeds took 1.1–2.5× the pass alone; on two, 0.8–1.9× (it replaced a second thread that only
+/// sanitized the notes of documents ≥ 1 MiB). Tried and left: letting the parsing thread finish items
+/// for the rules when they fall behind (LinuxUnplugged 1.45→1.31×, freakshow 1.32→0.98×, but
+/// deprogram 1.46→1.60×, giantbomb 1.56→1.61× and the 60,000-item feed 400→577 ms: per-item handing
+/// over between the threads costs about what it saves). At most `maxQueued` segments wait (a tape that falls behind holds half
 /// a megabyte, not the feed).
 ///
 /// When the rules stop the parse (the root is no feed's, or the item sink failed), the parsing thread
