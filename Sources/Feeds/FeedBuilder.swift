@@ -38,6 +38,9 @@ struct FeedBuilder {
     /// What one item leaves for the next: show-notes buffers and the sanitizer's.
     private var spareNotes = ItemDraft.NotesBuffers()
     private var scratch = HTMLSanitizer.Scratch()
+    /// A taped parse's items with long notes, finished by either of its threads (`FeedTape`); nil: each
+    /// item is finished here as it ends.
+    var line: FinishingLine?
     /// Takes the finished items in batches while the parse goes on (then `finish` returns none).
     var sink: (any FeedItemSink)?
     /// What the sink threw: the parse stops, and `FeedParser` throws it.
@@ -53,19 +56,48 @@ struct FeedBuilder {
 
     mutating func beginItem(isAtom: Bool) {
         item = ItemDraft(isAtom: isAtom, keepsSource: keepsSourceText, reusing: spareNotes)
-        spareNotes = ItemDraft.NotesBuffers()
+        // A draft left on the line took its buffers along: one finished there gives some back.
+        spareNotes = line?.spareBuffers() ?? ItemDraft.NotesBuffers()
     }
 
     mutating func endItem() {
         guard let draft = item.take() else { return }
+        // A taped parse whose rules are behind: an item with long notes waits on the line, where the
+        // parsing thread may finish it; those after it wait their turn there too, to keep their order.
+        if let line, line.isBehind && FinishingLine.isWorthSharing(draft) || !line.isEmpty {
+            line.add(draft, baseURL: baseURL)  // its buffers go with it
+            // Caught up with the tape: finish what waits now, its notes still in this core's cache.
+            while line.isFull || !line.isBehind, line.finishOldest(scratch: &scratch) {}
+            takeFinished()
+            return
+        }
         defer { spareNotes = draft.notes }
         if let finished = draft.finished(keepingItemsWithoutEnclosure: keepsItemsWithoutEnclosure, baseURL: baseURL,
                                          scratch: &scratch) {
             items.append(finished)
-            if sink != nil, items.count >= Self.sinkBatch {
-                deliver(items)
-                items.removeAll(keepingCapacity: true)
-            }
+            deliverFullBatch()
+        }
+    }
+
+    /// The rules' thread of a taped parse, with no segment to replay: finishes the oldest waiting
+    /// item; false when none waits.
+    mutating func finishWaiting() -> Bool {
+        guard let line, line.finishOldest(scratch: &scratch) else { return false }
+        takeFinished()
+        return true
+    }
+
+    /// Takes the line's items finished in order so far.
+    private mutating func takeFinished() {
+        guard let line else { return }
+        items += line.takeReady()
+        deliverFullBatch()
+    }
+
+    private mutating func deliverFullBatch() {
+        if sink != nil, items.count >= Self.sinkBatch {
+            deliver(items)
+            items.removeAll(keepingCapacity: true)
         }
     }
 
@@ -129,6 +161,7 @@ struct FeedBuilder {
 
     /// The podcast as parsed. Author and summary fall back through the places feeds put them.
     mutating func finish() -> FeedContent {
+        if let line { items += line.takeReady() }  // every item is finished by now (`FeedTape.finish`)
         if sink != nil {
             if !items.isEmpty { deliver(items) }
             items = []

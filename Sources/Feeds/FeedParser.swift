@@ -32,6 +32,9 @@ public enum FeedParser {
         case one
         /// The rules on a thread of their own (`FeedTape`).
         case tape
+        /// As `tape`, every item with long notes handed to the `FinishingLine` as if the rules were
+        /// always behind (which happens only now and then, as the threads' speeds go).
+        case tapeHandingOver
     }
 
     /// `parse(_:baseURL:…)`, using threads as told.
@@ -102,8 +105,8 @@ public enum FeedParser {
                              head: () -> [UInt8]?) throws -> (FeedContent, XMLStreamReader.Failure?) {
         let handler = FeedEvents(builder: builder)
         // Larger documents: libxml2 here, the rules beside it (`FeedTape`).
-        let taped = threads == .tape || (threads == .bySize && size >= FeedTape.threshold)
-        let tape = taped ? FeedTape(replayingInto: handler) : nil
+        let taped = threads == .tape || threads == .tapeHandingOver || (threads == .bySize && size >= FeedTape.threshold)
+        let tape = taped ? FeedTape(replayingInto: handler, handingOverAll: threads == .tapeHandingOver) : nil
         let errors = XMLEventStream.parse(chunks: chunks, handler: tape ?? handler)
         tape?.finish()
         if let error = handler.error { throw error }
@@ -182,6 +185,11 @@ final class FeedEvents: XMLEventHandler {
     /// A start tag, from the stream or a `FeedTape`; false when the parse is to stop.
     func start(_ element: FeedElement, source: some FeedElementSource) -> Bool {
         state.start(element, source: source)
+    }
+
+    /// A taped parse's rules' thread with nothing to replay: finishes a waiting item; false when none waits.
+    func finishWaiting() -> Bool {
+        state.builder.finishWaiting()
     }
 
     /// An end tag, from the stream or a `FeedTape`; false when the parse is to stop.

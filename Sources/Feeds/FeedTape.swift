@@ -14,11 +14,13 @@ import Glibc
 /// same result. On real feeds the rules cost about as much as libxml2's pass itself (giantbomb's 730
 /// items: 41 M instructions against its 52 M), and on one thread a parse of `make bench`'s larger real
 /// feeds took 1.1–2.5× the pass alone; on two, 0.8–1.9× (it replaced a second thread that only
-/// sanitized the notes of documents ≥ 1 MiB). Tried and left: letting the parsing thread finish items
-/// for the rules when they fall behind (LinuxUnplugged 1.45→1.31×, freakshow 1.32→0.98×, but
-/// deprogram 1.46→1.60×, giantbomb 1.56→1.61× and the 60,000-item feed 400→577 ms: per-item handing
-/// over between the threads costs about what it saves). At most `maxQueued` segments wait (a tape that falls behind holds half
-/// a megabyte, not the feed).
+/// sanitized the notes of documents ≥ 1 MiB). At most `maxQueued` segments wait (half a megabyte).
+///
+/// Items with long notes are finished through a `FinishingLine`, which either thread may take from:
+/// while the rules are behind the tape, such an item waits there and the parsing thread finishes a few
+/// at each segment, any while the tape is full, and what is left once the document is read
+/// (LinuxUnplugged 1.46→1.26× the pass, freakshow 1.34→0.97×). Short ones stay on the rules' thread:
+/// handing every item of the 60,000-item feed over took 577 ms against 400.
 ///
 /// When the rules stop the parse (the root is no feed's, or the item sink failed), the parsing thread
 /// sees it at its next element and stops libxml2; the rest of the tape is not replayed, as the direct
@@ -30,19 +32,30 @@ final class FeedTape: XMLEventHandler, @unchecked Sendable {
     static let segmentBytes = 64 << 10
     /// Segments handed over and not yet replayed, at most.
     static let maxQueued = 8
+    /// Items the parsing thread finishes for the rules, at most, each time it hands a segment over
+    /// while they are behind.
+    static let helpPerSegment = 3
 
     private enum Op: UInt8 { case start = 1, end, text }
 
     private let rules: FeedEvents
+    /// Items with long notes waiting to be finished, which either thread may do.
+    private let line: FinishingLine
     private let queue = DispatchQueue(label: "earshot-feed-rules")
     private let room = DispatchSemaphore(value: FeedTape.maxQueued)
     private let stopped = Atomic<Bool>(false)
     // Used only on the parsing thread, once per event: unchecked, as `FeedEvents.state` is.
     @exclusivity(unchecked) private var segment = TapeWriter(capacity: FeedTape.segmentBytes + 4096)
     private var sentRoot = false
+    /// The sanitizer's buffers for the items the parsing thread finishes.
+    private var scratch = HTMLSanitizer.Scratch()
 
-    init(replayingInto rules: FeedEvents) {
+    /// `handingOverAll` (tests): the line takes every item with long notes, as if the rules were always behind.
+    init(replayingInto rules: FeedEvents, handingOverAll: Bool = false) {
         self.rules = rules
+        line = FinishingLine(keepingItemsWithoutEnclosure: rules.state.builder.keepsItemsWithoutEnclosure,
+                             alwaysBehind: handingOverAll)
+        rules.state.builder.line = line
     }
 
     deinit { segment.release() }
@@ -77,20 +90,48 @@ final class FeedTape: XMLEventHandler, @unchecked Sendable {
         if segment.count >= Self.segmentBytes { send() }
     }
 
-    /// Replays what is left and waits for the rules to have seen every event.
+    /// Replays what is left and waits for the rules to have seen every event, finishing waiting items
+    /// meanwhile; every item is finished when it returns.
     func finish() {
         send()
+        let replayed = DispatchSemaphore(value: 0)
+        queue.async { [self] in
+            // Every segment is replayed: both threads finish what waits.
+            while !stopped.load(ordering: .relaxed), rules.finishWaiting() {}
+            replayed.signal()
+        }
+        while replayed.wait(timeout: .now()) == .timedOut {
+            if stopped.load(ordering: .relaxed) || !line.finishOldest(scratch: &scratch) {
+                // Nothing to take now: the rules' thread is replaying, or finishing its last item.
+                if replayed.wait(timeout: .now() + .microseconds(100)) == .success { break }
+            }
+        }
         queue.sync {}
     }
 
     private func send() {
         guard segment.count > 0 else { return }
         let full = segment.take()
-        room.wait()
+        // The rules are behind: finish their waiting items rather than wait for room on the tape.
+        while room.wait(timeout: .now()) == .timedOut {
+            guard !stopped.load(ordering: .relaxed), line.finishOldest(scratch: &scratch) else {
+                room.wait()
+                break
+            }
+        }
+        line.segmentsWaiting.add(1, ordering: .relaxed)
         queue.async { [self] in
-            defer { room.signal() }
-            guard !stopped.load(ordering: .relaxed) else { return }
-            if !replay(full) { stopped.store(true, ordering: .relaxed) }
+            if !stopped.load(ordering: .relaxed), !replay(full) { stopped.store(true, ordering: .relaxed) }
+            room.signal()
+            // Nothing more to replay yet: finish waiting items, one at a time, until a segment comes.
+            guard line.segmentsWaiting.subtract(1, ordering: .relaxed).newValue == 0 else { return }
+            while !line.isBehind, !stopped.load(ordering: .relaxed), rules.finishWaiting() {}
+        }
+        // The rules are behind: the parsing thread finishes a few of the items they left.
+        var helped = 0
+        while helped < Self.helpPerSegment, line.isBehind, !stopped.load(ordering: .relaxed),
+              line.finishOldest(scratch: &scratch) {
+            helped += 1
         }
     }
 
