@@ -14,13 +14,26 @@ extension MPVPlayer {
     /// broken file, no mpv, or longer than the time limit).
     public static func measureLoudness(path: String) async -> Loudness? {
         await withCheckedContinuation { continuation in
-            let thread = Thread { continuation.resume(returning: runLoudness(path: path)) }
+            let thread = Thread {
+                var ended: String?
+                var loudness = runLoudness(path: path, endedEarly: &ended)
+                // mpv once ended a 6 s tone it measures every other time at once, in one full test run
+                // (DownloadLoudnessTests found it unmeasured after 0.4 s): a file mpv gives up on is tried
+                // once more, and why it gave up is logged. A file that is no audio costs one more try.
+                if loudness == nil, let reason = ended {
+                    Log.info("loudness", "mpv ended \(path) before its end (\(reason)); measuring it once more")
+                    ended = nil
+                    loudness = runLoudness(path: path, endedEarly: &ended)
+                }
+                continuation.resume(returning: loudness)
+            }
             thread.name = "loudness-meter"
             thread.start()
         }
     }
 
-    private static func runLoudness(path: String) -> Loudness? {
+    /// Sets `endedEarly` to mpv's reason when it gave up on the file (`end-file` before the end).
+    private static func runLoudness(path: String, endedEarly: inout String?) -> Loudness? {
         if earshot_mpv_load() != nil { return nil }
         earshot_mpv_set_c_numeric()
         guard let h = earshot_mpv_create() else { return nil }
@@ -61,7 +74,12 @@ extension MPVPlayer {
             let event = earshot_mpv_wait_event(h, 0.05)?.pointee
             if event?.event_id == MPV_EVENT_COMMAND_REPLY, event?.error ?? 0 < 0 { return nil }
             // Not audio, or broken: mpv gives up on it.
-            if event?.event_id == MPV_EVENT_END_FILE || event?.event_id == MPV_EVENT_SHUTDOWN { return nil }
+            if event?.event_id == MPV_EVENT_END_FILE {
+                let end = event?.data?.load(as: mpv_event_end_file.self)
+                endedEarly = "reason \(end.map { Int($0.reason.rawValue) } ?? -1), error \(end.map { Int($0.error) } ?? 0)"
+                return nil
+            }
+            if event?.event_id == MPV_EVENT_SHUTDOWN { return nil }
             if endReached == nil, string("eof-reached") == "yes" { endReached = Date() }
             if let endReached {
                 last = string("af-metadata/meter").map(loudnessMetadata) ?? [:]
