@@ -35,6 +35,15 @@ public enum FeedParser {
         /// As `tape`, every item with long notes handed to the `FinishingLine` as if the rules were
         /// always behind (which happens only now and then, as the threads' speeds go).
         case tapeHandingOver
+
+        /// Whether a document of `size` bytes is parsed on a `FeedTape`.
+        func tapes(size: Int) -> Bool {
+            switch self {
+            case .bySize: return size >= FeedTape.threshold
+            case .one: return false
+            case .tape, .tapeHandingOver: return true
+            }
+        }
     }
 
     /// `parse(_:baseURL:…)`, using threads as told.
@@ -105,8 +114,7 @@ public enum FeedParser {
                              head: () -> [UInt8]?) throws -> (FeedContent, XMLStreamReader.Failure?) {
         let handler = FeedEvents(builder: builder)
         // Larger documents: libxml2 here, the rules beside it (`FeedTape`).
-        let taped = threads == .tape || threads == .tapeHandingOver || (threads == .bySize && size >= FeedTape.threshold)
-        let tape = taped ? FeedTape(replayingInto: handler, handingOverAll: threads == .tapeHandingOver) : nil
+        let tape = threads.tapes(size: size) ? FeedTape(replayingInto: handler, handingOverAll: threads == .tapeHandingOver) : nil
         let errors = XMLEventStream.parse(chunks: chunks, handler: tape ?? handler)
         tape?.finish()
         if let error = handler.error { throw error }

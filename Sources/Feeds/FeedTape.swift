@@ -316,23 +316,15 @@ struct TapeElement: FeedElementSource {
 
     func attribute(_ name: String) -> String? {
         guard attributeCount > 0 else { return nil }
-        var name = name
-        return name.withUTF8 { wanted -> String? in
-            let colon = wanted.firstIndex(of: UInt8(ascii: ":"))
-            let wantedPrefix = colon.map { UnsafeBufferPointer(rebasing: wanted[..<$0]) }
-            let wantedName = colon.map { UnsafeBufferPointer(rebasing: wanted[($0 + 1)...]) } ?? wanted
+        return WantedAttribute.with(name) { wanted -> String? in
             var at = attributesAt
             for _ in 0..<attributeCount {
                 let prefix = Self.optionalField(tape, at: &at)
                 let local = Self.field(tape, at: &at)
                 let value = Self.field(tape, at: &at)
-                guard same(local, wantedName) else { continue }
-                if let wantedPrefix {
-                    guard let prefix, same(prefix, wantedPrefix) else { continue }
-                } else if prefix != nil {
-                    continue
+                if wanted.matches(localName: local, prefix: prefix, spells: same) {
+                    return XMLEventStream.Element.attributeValue(bytes(value))
                 }
-                return XMLEventStream.Element.attributeValue(bytes(value))
             }
             return nil
         }

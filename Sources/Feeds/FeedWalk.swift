@@ -8,6 +8,36 @@ protocol FeedElementSource {
 
 extension XMLEventStream.Element: FeedElementSource {}
 
+/// An attribute name as the rules ask for it ("url", or "xml:base" with its prefix), split at the
+/// prefix's colon; what a `FeedElementSource` matches its attributes against.
+struct WantedAttribute {
+    let prefix: UnsafeBufferPointer<UInt8>?
+    let localName: UnsafeBufferPointer<UInt8>
+
+    /// Runs `body` with `name` split (its bytes valid only during the call; literals are not copied).
+    static func with<Result>(_ name: String, _ body: (WantedAttribute) -> Result) -> Result {
+        var name = name
+        return name.withUTF8 { wanted in
+            let colon = wanted.firstIndex(of: UInt8(ascii: ":"))
+            return body(WantedAttribute(
+                prefix: colon.map { UnsafeBufferPointer(rebasing: wanted[..<$0]) },
+                localName: colon.map { UnsafeBufferPointer(rebasing: wanted[($0 + 1)...]) } ?? wanted))
+        }
+    }
+
+    /// Whether an attribute of `localName` and `prefix` (nil: none) is the one wanted; `spells` says
+    /// whether one of the attribute's names spells the given bytes. A name asked for without a prefix
+    /// matches only an attribute without one.
+    @inline(__always)
+    func matches<Name>(localName attributeName: Name, prefix attributePrefix: Name?,
+                       spells: (Name, UnsafeBufferPointer<UInt8>) -> Bool) -> Bool {
+        guard spells(attributeName, localName) else { return false }
+        guard let prefix else { return attributePrefix == nil }
+        guard let attributePrefix else { return false }
+        return spells(attributePrefix, prefix)
+    }
+}
+
 /// The walk's state between events: the scope stack and the text being collected.
 struct FeedWalk {
     var scopes: [FeedScope] = [.document]

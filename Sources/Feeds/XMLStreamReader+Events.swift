@@ -37,21 +37,11 @@ final class XMLEventStream {
         /// The value of attribute `name` ("url", or "xml:base" with its prefix), or nil when absent.
         func attribute(_ name: String) -> String? {
             guard let attributes, attributeCount > 0 else { return nil }
-            var name = name
-            // The wanted name's bytes (callers pass literals: no copy), split at a prefix's colon.
-            return name.withUTF8 { wanted -> String? in
-                let colon = wanted.firstIndex(of: UInt8(ascii: ":"))
-                let wantedPrefix = colon.map { UnsafeBufferPointer(rebasing: wanted[..<$0]) }
-                let wantedName = colon.map { UnsafeBufferPointer(rebasing: wanted[($0 + 1)...]) } ?? wanted
+            return WantedAttribute.with(name) { wanted -> String? in
                 for index in 0..<attributeCount {
                     let entry = attributes + 5 * index
                     guard let local = entry[0], let value = entry[3], let end = entry[4],
-                          Self.equal(local, wantedName) else { continue }
-                    if let wantedPrefix {
-                        guard let prefix = entry[1], Self.equal(prefix, wantedPrefix) else { continue }
-                    } else if entry[1] != nil {
-                        continue
-                    }
+                          wanted.matches(localName: local, prefix: entry[1], spells: Self.equal) else { continue }
                     return Self.attributeValue(UnsafeBufferPointer(start: value, count: end - value))
                 }
                 return nil

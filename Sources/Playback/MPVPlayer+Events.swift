@@ -110,16 +110,10 @@ extension MPVPlayer {
         case MPV_EVENT_SEEK: return .seek
         case MPV_EVENT_SHUTDOWN: return .shutdown
         case MPV_EVENT_END_FILE:
-            guard let end = event.data?.load(as: mpv_event_end_file.self) else { return .endFile(.other) }
-            switch end.reason {
-            case MPV_END_FILE_REASON_EOF: return .endFile(.eof)
-            case MPV_END_FILE_REASON_STOP: return .endFile(.stopped)
-            case MPV_END_FILE_REASON_ERROR:
-                lock.lock(); let tls = tlsFailure; tlsFailure = nil; lock.unlock()
-                if let tls { return .endFile(.error(Self.notTrusted(tls))) }
-                return .endFile(.error(String(cString: earshot_mpv_error_string(end.error))))
-            default: return .endFile(.other)
-            }
+            let reason = Self.endReason(event)
+            guard case .error = reason else { return .endFile(reason) }
+            lock.lock(); let tls = tlsFailure; tlsFailure = nil; lock.unlock()
+            return .endFile(tls.map { .error(Self.notTrusted($0)) } ?? reason)
         case MPV_EVENT_LOG_MESSAGE:
             // ffmpeg's TLS layer: "tls: Peer certificate failed verification" (untrusted, expired
             // or for another host alike); kept for the end-file error that follows.
@@ -141,6 +135,19 @@ extension MPVPlayer {
             return failure.map(MPVEvent.commandFailed)
         default:
             return nil
+        }
+    }
+}
+
+extension MPVPlayer {
+    /// Why mpv ended a file, from an `end-file` event (an error with mpv's text for it).
+    static func endReason(_ event: mpv_event) -> MPVEndReason {
+        guard let end = event.data?.load(as: mpv_event_end_file.self) else { return .other }
+        switch end.reason {
+        case MPV_END_FILE_REASON_EOF: return .eof
+        case MPV_END_FILE_REASON_STOP: return .stopped
+        case MPV_END_FILE_REASON_ERROR: return .error(String(cString: earshot_mpv_error_string(end.error)))
+        default: return .other
         }
     }
 }

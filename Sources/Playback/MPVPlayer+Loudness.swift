@@ -74,9 +74,8 @@ extension MPVPlayer {
             let event = earshot_mpv_wait_event(h, 0.05)?.pointee
             if event?.event_id == MPV_EVENT_COMMAND_REPLY, event?.error ?? 0 < 0 { return nil }
             // Not audio, or broken: mpv gives up on it.
-            if event?.event_id == MPV_EVENT_END_FILE {
-                let end = event?.data?.load(as: mpv_event_end_file.self)
-                endedEarly = "reason \(end.map { Int($0.reason.rawValue) } ?? -1), error \(end.map { Int($0.error) } ?? 0)"
+            if let event, event.event_id == MPV_EVENT_END_FILE {
+                endedEarly = "\(endReason(event))"
                 return nil
             }
             if event?.event_id == MPV_EVENT_SHUTDOWN { return nil }
