@@ -1,7 +1,7 @@
 /// The namespaces whose elements the parser understands. Elements are matched by namespace URI, never by
 /// prefix, so `<it:duration xmlns:it="…itunes…">` is iTunes too; prefixes only count when a feed uses one
 /// without declaring it (common: `itunes:` or `podcast:` with no `xmlns:`), where the prefix is all there is.
-enum FeedNamespace: Sendable {
+enum FeedNamespace: UInt8, Sendable {
     /// RSS 2.0 (no namespace), RSS 1.0's namespace, or Userland's RSS 2.0 one.
     case rss
     case itunes, atom, content, media, dublinCore, rdf
@@ -36,7 +36,7 @@ enum FeedElement: UInt8, CaseIterable, Sendable {
     case atomContent, atomSubtitle, atomIcon, atomLogo, atomAuthor, atomName
 }
 
-/// Name → element tables. Only consulted once per distinct name per parse (see `NameCache`).
+/// Name → element tables, looked up on a name's bytes (`ByteKeyTable`, built once for the process).
 enum FeedVocabulary {
     static func element(namespaceURI: String?, localName: String) -> FeedElement {
         if let namespaceURI { return element(in: namespace(uri: namespaceURI), localName: localName) }
@@ -47,27 +47,38 @@ enum FeedVocabulary {
                        localName: String(localName[localName.utf8.index(after: colon)...]))
     }
 
-    /// The element `localName` of a namespace already known (`NameCache` classifies each URI of a parse once).
+    /// The element `localName` of a namespace already known.
     static func element(in namespace: FeedNamespace, localName: String) -> FeedElement {
-        names[namespace]?[localName] ?? .unknown
+        var localName = localName
+        return localName.withUTF8 { element(in: namespace, localName: $0) }
+    }
+
+    /// The same on the name's UTF-8 bytes, where libxml2 left them.
+    static func element(in namespace: FeedNamespace, localName: UnsafeBufferPointer<UInt8>) -> FeedElement {
+        nameTable.value(tag: namespace.rawValue, localName) ?? .unknown
     }
 
     /// The namespace a URI names, as feeds write it: any case, `http://` or `https://` or none, trailing
-    /// slashes. On the URI's bytes (ASCII case folded), then one table lookup: `lowercased()`, `hasPrefix` and a
-    /// `switch` over strings cost 2,600 instructions a name, a tenth of parsing a small feed.
+    /// slashes.
     static func namespace(uri: String) -> FeedNamespace {
         var uri = uri
-        return uri.withUTF8 { bytes -> FeedNamespace in
-            var start = 0
-            for scheme in [Self.http, Self.https] where Self.hasPrefixIgnoringCase(bytes, scheme, at: start) {
-                start += scheme.count
+        return uri.withUTF8 { namespace(uri: $0) }
+    }
+
+    /// The same on the URI's bytes: ASCII case folded into a scratch copy, then one table lookup
+    /// (`lowercased()`, `hasPrefix` and a `switch` over strings cost 2,600 instructions a name).
+    static func namespace(uri bytes: UnsafeBufferPointer<UInt8>) -> FeedNamespace {
+        var start = 0
+        for scheme in [Self.http, Self.https] where Self.hasPrefixIgnoringCase(bytes, scheme, at: start) {
+            start += scheme.count
+        }
+        var end = bytes.count
+        while end > start, bytes[end - 1] == UInt8(ascii: "/") { end -= 1 }
+        return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: end - start) { key in
+            for (offset, byte) in bytes[start..<end].enumerated() {
+                key[offset] = byte >= 0x41 && byte <= 0x5A ? byte | 0x20 : byte
             }
-            var end = bytes.count
-            while end > start, bytes[end - 1] == UInt8(ascii: "/") { end -= 1 }
-            var key = [UInt8]()
-            key.reserveCapacity(end - start)
-            for byte in bytes[start..<end] { key.append(byte >= 0x41 && byte <= 0x5A ? byte | 0x20 : byte) }
-            return uris[String(decoding: key, as: UTF8.self)] ?? .other
+            return uriTable.value(tag: 0, UnsafeBufferPointer(key)) ?? .other
         }
     }
 
@@ -83,6 +94,11 @@ enum FeedVocabulary {
         return true
     }
 
+    private static let uriTable = ByteKeyTable(uris.map { (tag: 0, key: $0.key, value: $0.value) })
+    private static let nameTable = ByteKeyTable(names.flatMap { namespace, names in
+        names.map { (tag: namespace.rawValue, key: $0.key, value: $0.value) }
+    })
+
     /// Known namespaces by URI, lowercased, without scheme and trailing slashes.
     private static let uris: [String: FeedNamespace] = [
         "": .rss, "purl.org/rss/1.0": .rss, "backend.userland.com/rss2": .rss,
@@ -97,21 +113,23 @@ enum FeedVocabulary {
         "podlove.org/simple-chapters": .psc,
     ]
 
+    /// The namespace a feed means by a prefix it never declared (only the usual ones count).
     static func namespace(undeclaredPrefix prefix: Substring) -> FeedNamespace {
-        switch prefix {
-        case "itunes": return .itunes
-        case "atom": return .atom
-        case "content": return .content
-        case "media": return .media
-        case "dc": return .dublinCore
-        case "rdf": return .rdf
-        case "podcast": return .podcast
-        case "psc": return .psc
-        default: return .other
-        }
+        var prefix = String(prefix)
+        return prefix.withUTF8 { namespace(undeclaredPrefix: $0) }
     }
 
-    private static let names: [FeedNamespace: [String: FeedElement]] = [
+    static func namespace(undeclaredPrefix prefix: UnsafeBufferPointer<UInt8>) -> FeedNamespace {
+        prefixTable.value(tag: 0, prefix) ?? .other
+    }
+
+    private static let prefixTable = ByteKeyTable<FeedNamespace>([
+        (0, "itunes", .itunes), (0, "atom", .atom), (0, "content", .content), (0, "media", .media),
+        (0, "dc", .dublinCore), (0, "rdf", .rdf), (0, "podcast", .podcast), (0, "psc", .psc),
+    ])
+
+    /// The vocabulary as written (the byte table is built from it; tests hold the two together).
+    static let names: [FeedNamespace: [String: FeedElement]] = [
         .rss: [
             "rss": .rss, "channel": .channel, "item": .item, "title": .title, "link": .link,
             "description": .description, "enclosure": .enclosure, "guid": .guid, "pubDate": .pubDate,

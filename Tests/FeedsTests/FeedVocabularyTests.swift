@@ -47,4 +47,32 @@ import Testing
         #expect(FeedVocabulary.namespace(uri: "http://www.w3.org/2005/Atom") == .atom)
         #expect(FeedVocabulary.namespace(uri: "urn:other") == .other)
     }
+
+    /// Every name of the vocabulary, and near misses of each (case changed, cut, lengthened, under another
+    /// namespace), read from the byte table as the written dictionary reads them.
+    @Test("the byte table gives every name's element and nothing for near misses (property)")
+    func elementNames() {
+        let namespaces: [FeedNamespace] = [.rss, .itunes, .atom, .content, .media, .dublinCore, .rdf, .podcast, .psc, .other]
+        let all = Set(FeedVocabulary.names.values.flatMap(\.keys))
+        var reached = Set<FeedElement>()
+        var random = SplitMix64(seed: 77)
+        for name in all {
+            var candidates = [name, name.uppercased(), String(name.dropLast()), name + "s", "x" + name, String(name.dropFirst()), ""]
+            candidates.append(String(name.map { random.next() % 3 == 0 ? Character($0.uppercased()) : $0 }))
+            for namespace in namespaces {
+                for candidate in candidates {
+                    let expected = FeedVocabulary.names[namespace]?[candidate] ?? .unknown
+                    var bytes = candidate
+                    let found = bytes.withUTF8 { FeedVocabulary.element(in: namespace, localName: $0) }
+                    #expect(found == expected, "\(namespace) \(candidate)")
+                    reached.insert(found)
+                }
+            }
+        }
+        #expect(reached == Set(FeedElement.allCases), "every element is some name's")
+        #expect(FeedVocabulary.element(namespaceURI: nil, localName: "itunes:duration") == .itunesDuration)
+        #expect(FeedVocabulary.element(namespaceURI: nil, localName: "podcast:guid") == .podcastGUID)
+        #expect(FeedVocabulary.element(namespaceURI: nil, localName: "nope:guid") == .unknown)
+        #expect(FeedVocabulary.element(namespaceURI: "http://www.itunes.com/dtds/podcast-1.0.dtd", localName: "duration") == .itunesDuration)
+    }
 }
