@@ -19,7 +19,8 @@ extension LibraryStore {
         let rows: [Episode]
         // A page at an offset is the page after the episode before it, found by an index walk.
         let anchor = try query.after.map(anchor(of:)) ?? (query.offset > 0
-            ? database.fetchOne(EpisodeListSQL.anchorBefore(query), [query.podcast ?? 0, 1, query.offset - 1], row: EpisodeListSQL.Anchor.init(row:))
+            ? database.fetchOne(EpisodeListSQL.anchorBefore(query), [query.podcast ?? 0, 1, query.offset - 1]) { $0.int64(at: 0) }
+                .flatMap(anchor(of:))
             : nil)
         if query.after != nil || query.offset > 0 {
             guard let anchor else { return EpisodePage(episodes: [], more: false) }
