@@ -6,17 +6,19 @@ struct EpisodeMerge {
     let podcastID: Int64
     /// Every guid the feed lists, for matching by enclosure URL (see `mergeEpisodes`); nil while a new
     /// podcast's feed is streamed in: every episode then comes from this feed, so each one's guid is
-    /// listed and no enclosure match can apply (neither `byURL` nor `claimed` is kept).
-    let listedGUIDs: Set<String>?
+    /// listed and no enclosure match can apply (neither `byURL` nor `claimed` is kept). Nil too while a
+    /// refresh is streamed in (`StreamedRefresh`): only items whose guid is stored are merged then, and
+    /// the set is filled in before the others are.
+    var listedGUIDs: Set<String>?
     var byGUID: [String: Int64] = [:]
     var byURL: [String: [(id: Int64, guid: String)]] = [:]
     var claimed = Set<Int64>()
     var inserted: [InboxArrivals.Inserted] = []
 
     /// A merge of the whole feed `items` into `podcastID`'s stored episodes `keys`.
-    init(podcastID: Int64, keys: [(id: Int64, guid: String, url: String)], listing items: [FeedItem]) {
+    init(podcastID: Int64, keys: [(id: Int64, guid: String, url: String)], listing items: [FeedItem]?) {
         self.podcastID = podcastID
-        listedGUIDs = Set(items.map(\.guid))
+        listedGUIDs = items.map { Set($0.map(\.guid)) }
         for (id, guid, url) in keys {
             byGUID[guid] = id
             if !url.isEmpty { byURL[url, default: []].append((id, guid)) }

@@ -43,14 +43,13 @@ extension FeedRefresher {
                                                 lastModified: response.lastModified)
                 return .unchanged(movedTo: try await Self.followPermanentRedirect(response, feed, store: store))
             }
-            var content: FeedContent
-            do { content = try response.parsed() } catch {
-                return await fail(.error, "The feed at \(feed.feedURL) could not be read: \(error)")
+            let content: FeedContent
+            do {
+                guard let stored = try await parseAndStore(response, for: feed) else { return .skipped }
+                content = stored
+            } catch let unreadable as Unreadable {
+                return await fail(.error, "The feed at \(feed.feedURL) could not be read: \(unreadable.error)")
             }
-            if content.title.trimmingCharacters(in: .whitespaces).isEmpty { content.title = feed.title }
-            guard try await store.storeRefresh(podcastID: feed.podcastID, content: content, etag: response.etag,
-                                               lastModified: response.lastModified)
-            else { return .skipped }
             var movedTo = try await Self.followPermanentRedirect(response, feed, store: store)
             if let newURL = content.newFeedURL?.trimmingCharacters(in: .whitespacesAndNewlines),
                newURL != (movedTo ?? feed.feedURL), let target = URL(string: newURL), FeedFetcher.isFetchable(target),
@@ -66,6 +65,35 @@ extension FeedRefresher {
             }
             return await fail(.error, "Could not store the refreshed feed \(feed.feedURL) (the server's log says why).")
         }
+    }
+
+    /// Parses and stores a fetched feed: a large one (spooled to a file) while it is read, its items
+    /// merged batch by batch (a 60,000-item feed is never held whole), a small one parsed first. The
+    /// feed as stored (a spooled one's without its items), or nil when the podcast was unsubscribed
+    /// meanwhile. A feed that cannot be parsed throws `Unreadable` and leaves the podcast as it was.
+    private nonisolated func parseAndStore(_ response: FeedFetcher.Response, for feed: FeedToRefresh) async throws -> FeedContent? {
+        let untitled = feed.title
+        let settle: @Sendable (inout FeedContent) -> Void = { content in
+            if content.title.trimmingCharacters(in: .whitespaces).isEmpty { content.title = untitled }
+        }
+        if let spooled = response.spooled {
+            let file = spooled.url, base = response.finalURL
+            return try await store.storeRefresh(podcastID: feed.podcastID, parsing: { sink in
+                do { return try FeedParser.parse(contentsOf: file, baseURL: base, into: sink) } catch {
+                    throw Unreadable(error: error)
+                }
+            }, settle: settle, etag: response.etag, lastModified: response.lastModified)
+        }
+        var content: FeedContent
+        do { content = try response.parsed() } catch { throw Unreadable(error: error) }
+        settle(&content)
+        return try await store.storeRefresh(podcastID: feed.podcastID, content: content, etag: response.etag,
+                                            lastModified: response.lastModified) ? content : nil
+    }
+
+    /// A fetched feed that could not be parsed, said apart from a library that could not store it.
+    struct Unreadable: Error {
+        let error: any Error
     }
 
     /// Whether `feedURL` is one of this server's own files (root-relative, like the demo's).
