@@ -102,6 +102,10 @@ public final class Database {
     /// How many rows the last INSERT, UPDATE or DELETE changed.
     public var changes: Int { Int(sqlite3_changes(handle)) }
 
+    /// Rows inserted, updated or deleted on this connection since it opened: it only grows, so an
+    /// unchanged count means this connection wrote nothing in between.
+    public var totalChanges: Int64 { sqlite3_total_changes64(handle) }
+
     /// Whether a transaction is open on this connection.
     public var isInTransaction: Bool { sqlite3_get_autocommit(handle) == 0 }
 

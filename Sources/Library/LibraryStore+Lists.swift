@@ -17,9 +17,12 @@ extension LibraryStore {
     public func episodes(_ query: EpisodeQuery) throws -> EpisodePage {
         // One row beyond the page says whether there is more, without counting them all.
         let rows: [Episode]
-        // A page at an offset is the page after the episode before it, found by an index walk.
+        // A page at an offset is the page after the episode before it: where the page before ended,
+        // or else found by an index walk.
+        let version = query.after == nil ? try libraryVersion() : nil
         let anchor = try query.after.map(anchor(of:)) ?? (query.offset > 0
-            ? database.fetchOne(EpisodeListSQL.anchorBefore(query), [query.podcast ?? 0, 1, query.offset - 1]) { $0.int64(at: 0) }
+            ? (version.flatMap { pageEnds.anchor(query, offset: query.offset, at: $0) }
+                ?? database.fetchOne(EpisodeListSQL.anchorBefore(query), [query.podcast ?? 0, 1, query.offset - 1]) { $0.int64(at: 0) })
                 .flatMap(anchor(of:))
             : nil)
         if query.after != nil || query.offset > 0 {
@@ -31,7 +34,16 @@ extension LibraryStore {
         } else {
             rows = try database.fetchAll(EpisodeListSQL.list(query), [query.podcast ?? 0, query.limit + 1, query.offset]) { Episode(row: $0) }
         }
+        if let version, query.limit > 0, rows.count > query.limit {  // a next page follows: it starts after this one's last
+            pageEnds.record(query, offset: query.offset + query.limit, id: rows[query.limit - 1].id, at: version)
+        }
         return EpisodePage(episodes: Array(rows.prefix(query.limit)), more: rows.count > query.limit)
+    }
+
+    /// The library's state for `pageEnds`: this connection's changes and other connections' commits.
+    private func libraryVersion() throws -> OffsetPageEnds.Version {
+        OffsetPageEnds.Version(changes: database.totalChanges,
+                               data: try database.fetchOne("PRAGMA data_version") { $0.int64(at: 0) } ?? 0)
     }
 
     /// Up to `limit` rows after episode `after` in `sort`'s order, read run by run (EpisodeListSQL.runs):

@@ -37,8 +37,7 @@ extension LibraryStore {
     public func storeRefresh(podcastID: Int64, parsing parse: @Sendable (any FeedItemSink) throws -> FeedContent,
                              settle: @Sendable (inout FeedContent) -> Void, etag: String?, lastModified: String?) throws -> FeedContent? {
         try database.transaction { () throws -> FeedContent? in
-            guard try database.fetchOne("SELECT 1 FROM podcasts WHERE id = ? AND subscribed = 1", [podcastID], row: { _ in true }) != nil
-            else { return nil }
+            guard try isSubscribed(podcastID: podcastID) else { return nil }
             let keys = try database.fetchAll(LibrarySQL.episodeKeys, [podcastID], row: {
                 (id: $0.int64(at: 0), guid: $0.string(at: 1), url: $0.string(at: 2))
             })

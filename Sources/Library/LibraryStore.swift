@@ -12,6 +12,8 @@ public actor LibraryStore {
     let database: Database
     /// False only after `dropSearchIndexForBenchmark()`: `make bench` stores without the index.
     var indexesEpisodes = true
+    /// Where the last offset page of each episode list ended (`episodes(_:)`).
+    var pageEnds = OffsetPageEnds()
 
     /// Opens the library at `path`, creating the file (and its folder) when missing, and brings its
     /// schema up to date. A file that is not a readable database throws `DatabaseError` and is left as it is.

@@ -59,6 +59,40 @@ struct EpisodeListTests {
         }
     }
 
+    @Test("the next page by offset starts where the page before ended, and after any change (here or by another connection) is walked to again")
+    func offsetPageEnds() async throws {
+        try await withStore { store, directory in
+            let podcast = try await store.subscribe(feedURL: "https://example.org/many.xml", content: feed("Many", items: 30))
+            func page(_ offset: Int, filter: EpisodeQuery.Filter? = nil) async throws -> [Int64] {
+                try await store.episodes(EpisodeQuery(filter: filter, podcast: podcast.id, offset: offset, limit: 10)).episodes.map(\.id)
+            }
+            func whole(filter: EpisodeQuery.Filter? = nil) async throws -> [Int64] {
+                try await store.episodes(EpisodeQuery(filter: filter, podcast: podcast.id, limit: 1_000)).episodes.map(\.id)
+            }
+            let list = try await whole()
+            #expect(try await page(0) == Array(list[0..<10]))
+            #expect(await store.pageEnds.entries == 1, "the first page's end is kept for the next")
+            #expect(try await page(10) == Array(list[10..<20]), "from the kept end")
+            #expect(try await page(20) == Array(list[20..<30]))
+            #expect(try await page(10) == Array(list[10..<20]), "back to a page whose start is no longer kept: walked to")
+
+            // This connection changes a row between two pages: the kept end is dropped, the walk finds the new one.
+            #expect(try await page(0, filter: .unplayed) == Array(list[0..<10]))
+            try await store.setPlayed(episodeID: list[3], played: true)
+            let unplayed = try await whole(filter: .unplayed)
+            #expect(try await page(10, filter: .unplayed) == Array(unplayed[10..<20]), "not list[10..<20]: one fewer before it")
+            #expect(unplayed[10] == list[11])
+
+            // Another connection commits between two pages (`PRAGMA data_version`): the same.
+            #expect(try await page(0, filter: .unplayed) == Array(unplayed[0..<10]))
+            let other = try Database(path: directory.file("library.sqlite").path)
+            try other.run("UPDATE episodes SET played = 1 WHERE id = ?", [unplayed[5]])
+            let now = try await whole(filter: .unplayed)
+            #expect(now.count == unplayed.count - 1)
+            #expect(try await page(10, filter: .unplayed) == Array(now[10..<20]))
+        }
+    }
+
     @Test("keyset pages (after an episode) add up to the list in every sort and filter, through undated and unknown-length runs")
     func keysetPages() async throws {
         try await withStore { store, _ in

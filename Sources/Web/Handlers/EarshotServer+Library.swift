@@ -66,7 +66,7 @@ extension EarshotServer {
         case .success(let parsed): query = parsed
         case .failure(let error): throw HTTPError.badRequest(error.message)
         }
-        if let podcast = query.podcast, try await store.podcast(id: podcast) == nil { throw HTTPError.notFound("no podcast \(podcast)") }
+        if let podcast = query.podcast, try await !store.isSubscribed(podcastID: podcast) { throw HTTPError.notFound("no podcast \(podcast)") }
         try await requireAnchor(query.after)
         let page = try await store.episodes(query)
         return try .json(PageBody(episodes: page.episodes, after: query.after, offset: query.offset, more: page.more, total: nil))
