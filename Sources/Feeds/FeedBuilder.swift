@@ -45,6 +45,8 @@ struct FeedBuilder {
     var sink: (any FeedItemSink)?
     /// What the sink threw: the parse stops, and `FeedParser` throws it.
     private(set) var sinkError: (any Error)?
+    /// Whether the sink was handed anything (a parse that starts again must tell it to).
+    private(set) var handedToSink = false
     /// Items a sink is handed at once, at least (the last batch excepted).
     static let sinkBatch = 256
 
@@ -104,6 +106,7 @@ struct FeedBuilder {
     /// Hands `finished` to the sink; its first error is kept and nothing more is handed over.
     private mutating func deliver(_ finished: [FeedItem]) {
         guard let sink, sinkError == nil else { return }
+        handedToSink = true
         do { try sink.take(finished) } catch { sinkError = error }
     }
 

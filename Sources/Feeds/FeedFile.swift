@@ -43,6 +43,35 @@ final class FeedFile {
         buffer.deallocate()
     }
 
+    /// The whole document (leading whitespace skipped, as `next` skips it) read straight into a buffer
+    /// of the caller's, which it deallocates, for `XMLFastScan`; nil when the file is empty, could not be
+    /// read whole or grew meanwhile (the caller then reads it again with `next`, from a new `FeedFile`).
+    func readWhole() -> (buffer: UnsafeMutableRawBufferPointer, document: UnsafeMutableRawBufferPointer)? {
+        guard !started, size > 0 else { return nil }
+        let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: size + 1, alignment: 16)
+        var filled = 0
+        while filled <= size {
+            let count = read(descriptor, buffer.baseAddress! + filled, size + 1 - filled)
+            if count < 0, errno == EINTR { continue }
+            guard count > 0 else { break }
+            filled += count
+        }
+        guard filled == size else {  // a read error, or the file changed size: not this way
+            buffer.deallocate()
+            return nil
+        }
+        let whole = UnsafeRawBufferPointer(rebasing: buffer[..<filled])
+        let start = whole.firstIndex { !isASCIIWhitespace($0) } ?? filled
+        skippedLines = whole[..<start].reduce(0) { $0 + ($1 == 0x0A ? 1 : 0) }
+        started = true
+        head = Array(whole[start...].prefix(Self.headSize))
+        guard start < filled else {
+            buffer.deallocate()
+            return nil
+        }
+        return (buffer, UnsafeMutableRawBufferPointer(rebasing: buffer[start..<filled]))
+    }
+
     /// The next chunk (valid until the next call), or nil at the end of the file or on a read error
     /// (the parser then sees a truncated document, which it reports).
     func next() -> UnsafeRawBufferPointer? {

@@ -46,10 +46,17 @@ public enum FeedParser {
         }
     }
 
-    /// `parse(_:baseURL:…)`, using threads as told.
+    /// Who reads the document: `XMLFastScan` when it is plain well-formed UTF-8 (libxml2 otherwise), as
+    /// every caller gets it, or (tests) libxml2 whatever it is, to hold the two to the same result.
+    enum Reading {
+        case scanningFirst
+        case libxml2
+    }
+
+    /// `parse(_:baseURL:…)`, using threads and readers as told.
     static func parse(_ data: Data, baseURL: URL, keepingItemsWithoutEnclosure: Bool = false,
                       keepingSourceText: Bool = false, into sink: (any FeedItemSink)? = nil,
-                      threads: Threads) throws -> FeedContent {
+                      threads: Threads, reading: Reading = .scanningFirst) throws -> FeedContent {
         var builder = FeedBuilder(baseURL: baseURL, keepsItemsWithoutEnclosure: keepingItemsWithoutEnclosure,
                                   keepsSourceText: keepingSourceText)
         builder.sink = sink
@@ -59,12 +66,12 @@ public enum FeedParser {
             // libxml2 counts lines from where it starts reading: warnings count from the file's start.
             let skippedLines = raw[..<(raw.count - document.count)].reduce(0) { $0 + ($1 == 0x0A ? 1 : 0) }
 
-            var (content, fatal) = try read(document, into: builder, threads: threads)
+            var (content, fatal) = try read(document, into: builder, threads: threads, reading: reading)
             // Mislabelled or mixed encodings and stray control characters: repair the bytes, read again.
             if let error = fatal, error.isInvalidCharacter, FeedEncoding.isASCIICompatible(document),
                let repair = FeedEncoding.repaired(document) {
                 try sink?.restart()
-                (content, fatal) = try repair.bytes.withUnsafeBytes { try read($0, into: builder, threads: threads) }
+                (content, fatal) = try repair.bytes.withUnsafeBytes { try read($0, into: builder, threads: threads, reading: reading) }
                 content.warnings.insert(repair.warning, at: 0)
             }
             if let fatal { content.warnings.append(FeedWarning.recovered(from: fatal, skippedLines: skippedLines)) }
@@ -83,7 +90,9 @@ public enum FeedParser {
         var builder = FeedBuilder(baseURL: baseURL ?? file, keepsItemsWithoutEnclosure: keepingItemsWithoutEnclosure,
                                   keepsSourceText: keepingSourceText)
         builder.sink = sink
-        let source = try FeedFile(file)
+        var source = try FeedFile(file)
+        if source.size <= XMLFastScan.documentLimit, let content = try scan(source, into: builder) { return content }
+        source = try FeedFile(file)  // read again, for libxml2
         var (content, fatal) = try read(chunks: source.next, size: source.size, into: builder, threads: .bySize) {
             source.head.isEmpty ? nil : source.head
         }
@@ -97,8 +106,15 @@ public enum FeedParser {
     }
 
     /// One pass over the document: the podcast, and libxml2's first fatal error if it had to recover.
-    private static func read(_ document: UnsafeRawBufferPointer, into builder: FeedBuilder, threads: Threads) throws
-        -> (FeedContent, XMLStreamReader.Failure?) {
+    private static func read(_ document: UnsafeRawBufferPointer, into builder: FeedBuilder, threads: Threads,
+                             reading: Reading) throws -> (FeedContent, XMLStreamReader.Failure?) {
+        if reading == .scanningFirst, document.count <= XMLFastScan.documentLimit {
+            // The scan reads in place: a copy of the caller's bytes.
+            let copy = UnsafeMutableRawBufferPointer.allocate(byteCount: document.count, alignment: 16)
+            defer { copy.deallocate() }
+            copy.copyMemory(from: document)
+            if let content = try scan(copy, into: builder, threads: threads) { return (content, nil) }
+        }
         var offset = 0
         return try read(chunks: {
             guard offset < document.count else { return nil }
@@ -106,6 +122,33 @@ public enum FeedParser {
             defer { offset += length }
             return UnsafeRawBufferPointer(rebasing: document[offset..<offset + length])
         }, size: document.count, into: builder, threads: threads) { Array(document.prefix(FeedFile.headSize)) }
+    }
+
+    /// A file read whole by `XMLFastScan`, or nil when it is one for libxml2 (as `scan(_:into:threads:)`).
+    private static func scan(_ source: FeedFile, into builder: FeedBuilder) throws -> FeedContent? {
+        guard let (buffer, document) = source.readWhole() else { return nil }
+        defer { buffer.deallocate() }
+        return try scan(document, into: builder, threads: .bySize)
+    }
+
+    /// The document read by `XMLFastScan` (changing its bytes), or nil when it is one for libxml2; items
+    /// a sink was handed on the way are taken back (`restart`) before libxml2 reads it from the start.
+    private static func scan(_ document: UnsafeMutableRawBufferPointer, into builder: FeedBuilder,
+                             threads: Threads) throws -> FeedContent? {
+        let handler = FeedEvents(builder: builder)
+        let tape = threads.tapes(size: document.count)
+            ? FeedTape(replayingInto: handler, handingOverAll: threads == .tapeHandingOver) : nil
+        let read = XMLFastScan.read(document, handler: tape ?? handler)
+        tape?.finish()
+        guard read else {
+            if handler.state.builder.handedToSink { try builder.sink?.restart() }
+            return nil
+        }
+        if let error = handler.error { throw error }
+        guard handler.state.walk.sawRoot else { return nil }
+        let content = handler.finish()
+        if let error = handler.state.builder.sinkError { throw error }
+        return content
     }
 
     /// One pass over the chunks of a document of `size` bytes; `head` gives its first bytes once read

@@ -34,6 +34,14 @@ final class XMLEventStream {
         /// libxml2's attribute array: five pointers each (local name, prefix, URI, value, value end).
         fileprivate let attributes: UnsafeMutablePointer<UnsafePointer<xmlChar>?>?
 
+        /// An element as libxml2 reports one (`XMLFastScan` makes them too): NUL-terminated names, valid
+        /// during the event (`XMLFastScan`'s for the whole parse).
+        init(localName: UnsafePointer<xmlChar>, prefix: UnsafePointer<xmlChar>?, namespaceURI: UnsafePointer<xmlChar>?,
+             attributeCount: Int, attributes: UnsafeMutablePointer<UnsafePointer<xmlChar>?>?) {
+            (self.localName, self.prefix, self.namespaceURI) = (localName, prefix, namespaceURI)
+            (self.attributeCount, self.attributes) = (attributeCount, attributes)
+        }
+
         /// The value of attribute `name` ("url", or "xml:base" with its prefix), or nil when absent.
         func attribute(_ name: String) -> String? {
             guard let attributes, attributeCount > 0 else { return nil }
@@ -105,6 +113,21 @@ final class XMLEventStream {
             return String(decoding: out, as: UTF8.self)
         }
 
+        /// Everything the element carries, as text: its name, namespace and attributes (each with its
+        /// prefix, namespace and value as handed over). For holding two readers to the same events.
+        var summary: String {
+            func text(_ pointer: UnsafePointer<xmlChar>?) -> String { pointer.map { String(cString: $0) } ?? "-" }
+            var parts = ["\(text(prefix)):\(text(localName)) {\(text(namespaceURI))}"]
+            for index in 0..<(attributes == nil ? 0 : attributeCount) {
+                let entry = attributes! + 5 * index
+                let value = entry[3].map { start in
+                    String(decoding: UnsafeBufferPointer(start: start, count: entry[4]! - start), as: UTF8.self)
+                } ?? "-"
+                parts.append("\(text(entry[1])):\(text(entry[0])) {\(text(entry[2]))}=\(value.debugDescription)")
+            }
+            return parts.joined(separator: " ")
+        }
+
         /// The name as written ("itunes:image"), for messages.
         var qualifiedName: String {
             let local = String(cString: localName)
@@ -127,8 +150,10 @@ final class XMLEventStream {
         }
     }
 
-    fileprivate let handler: XMLEventHandler
+    let handler: XMLEventHandler
     private let errors = ErrorSink()
+    /// `stop` was called while no libxml2 parse ran (`XMLFastScan` reads on until it sees this).
+    private(set) var isStopped = false
     private var context: xmlParserCtxtPtr?
     /// Whether CDATA sections are handed to the handler here rather than parsed by libxml2 (`CDATASection`).
     private let readsCDATA: Bool
@@ -177,7 +202,13 @@ final class XMLEventStream {
 
     /// Ends the parse after the current event (the handler found the document is no feed).
     func stop() {
+        isStopped = true
         if let context { xmlStopParser(context) }
+    }
+
+    /// A stream whose events `XMLFastScan` makes: its names, its `stop`, no libxml2.
+    static func scanning(handler: XMLEventHandler) -> XMLEventStream {
+        XMLEventStream(handler: handler, readsCDATA: false)
     }
 
     private func run(_ next: () -> UnsafeRawBufferPointer?) {
