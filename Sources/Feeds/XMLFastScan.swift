@@ -46,6 +46,12 @@ struct XMLFastScan {
 
     private var open: [Open] = []
     private var bindings: [Binding] = []
+    /// The bytes before this were checked (`checkText`); the scan checks a block ahead of where it reads,
+    /// so the rules' thread gets its first events without waiting for a pass over the whole document.
+    private var validated = 0
+    /// Where the CDATA section or comment the checked bytes end in ends (`checkText`).
+    private var literalUntil = 0
+    private static let validationBlock = 64 << 10
     /// The current start tag's attributes as written (reused from tag to tag).
     private var names: [(prefix: Range<Int>?, local: Range<Int>)] = []
     private var values: [Range<Int>] = []
@@ -84,7 +90,7 @@ struct XMLFastScan {
     /// handed over (the caller starts again). A handler that stops the stream (`XMLEventStream.stop`)
     /// ends the read there, which counts as read.
     static func read(_ document: UnsafeMutableRawBufferPointer, handler: XMLEventHandler) -> Bool {
-        guard document.count > 0, isPlainXMLText(UnsafeRawBufferPointer(document)) else { return false }
+        guard document.count > 0 else { return false }
         let stream = XMLEventStream.scanning(handler: handler)
         var scan = XMLFastScan(document, stream: stream)
         defer { scan.attributes.deallocate() }
@@ -98,7 +104,19 @@ struct XMLFastScan {
 
     // MARK: The document
 
+    /// Makes sure the bytes before `end` were checked, a block at a time: bytes are checked before they
+    /// are changed in place or handed over, and the scan succeeds only once all are.
+    private mutating func validate(through end: Int) throws {
+        while validated < end {
+            let to = min(count, max(end, validated + Self.validationBlock))
+            guard let reached = Self.checkText(UnsafeRawBufferPointer(start: bytes, count: count), from: validated, to: to,
+                                               literalUntil: &literalUntil) else { throw Unsupported() }
+            validated = reached
+        }
+    }
+
     private mutating func run() throws {
+        try validate(through: min(count, Self.validationBlock))
         if count >= 3, bytes[0] == 0xEF, bytes[1] == 0xBB, bytes[2] == 0xBF { index = 3 }  // UTF-8's byte order mark
         if starts(with: "<?xml"), index + 5 < count, isSpace(bytes[index + 5]) { try declaration() }
         // Before the root: whitespace, comments, processing instructions.
@@ -116,9 +134,10 @@ struct XMLFastScan {
         // After the root: the same as before it, and nothing else.
         while true {
             skipSpaces()
-            guard index < count else { return }
+            guard index < count else { break }
             guard bytes[index] == UInt8(ascii: "<"), try miscellany() else { throw Unsupported() }
         }
+        try validate(through: count)
     }
 
     /// `<?xml version="1.0" encoding="UTF-8" standalone="yes"?>`, exactly so (encoding and standalone
@@ -192,6 +211,7 @@ struct XMLFastScan {
         } else {
             less = count
         }
+        try validate(through: less)
         if less > start { try text(start..<less) }
         index = less
         guard index < count else { throw Unsupported() }
@@ -256,6 +276,7 @@ struct XMLFastScan {
     private mutating func cdata() throws {
         let start = index + 9
         guard let end = find("]]>", from: start), end - start < Self.maximumTokenLength else { throw Unsupported() }
+        try validate(through: end + 3)
         if end > start { handler.characters(UnsafeBufferPointer(start: bytes + start, count: end - start)) }
         index = end + 3
     }
@@ -397,6 +418,8 @@ struct XMLFastScan {
             guard let found = memchr(bytes + valueStart, Int32(quote), count - valueStart) else { throw Unsupported() }
             let valueEnd = UnsafeMutablePointer<UInt8>(found.assumingMemoryBound(to: UInt8.self)) - bytes
             guard valueEnd - valueStart < Self.maximumTokenLength else { throw Unsupported() }
+            // Bytes are checked before they are changed in place (what decoding leaves is not UTF-8).
+            try validate(through: valueEnd + 1)
             let decodedEnd = try attributeValue(valueStart..<valueEnd)
             cursor = valueEnd + 1
             // A name written twice is an error (libxml2's to report).
@@ -406,6 +429,7 @@ struct XMLFastScan {
             names.append(name)
             values.append(valueStart..<decodedEnd)
         }
+        try validate(through: cursor)  // before the names are ended in place
         // Namespace declarations first: they apply to the element's own name and attributes.
         let bindingsBefore = bindings.count
         for (offset, name) in names.enumerated() where isDeclaration(name) {
@@ -486,7 +510,7 @@ struct XMLFastScan {
         var read = range.lowerBound
         while read + 8 <= range.upperBound {
             let word = UnsafeRawPointer(bytes + read).loadUnaligned(as: UInt64.self).littleEndian
-            // Tab, line feed and carriage return are the only bytes below 0x20 left (`isPlainXMLText`).
+            // Below 0x20: tab, line feed, carriage return (anything else fails `checkText` before the event).
             if ByteWord.below(word, 0x20) | ByteWord.equal(word, UInt8(ascii: "<")) | ByteWord.equal(word, UInt8(ascii: "&")) != 0 { break }
             read += 8
         }
@@ -525,6 +549,7 @@ struct XMLFastScan {
         while cursor < count, isSpace(bytes[cursor]) { cursor += 1 }
         guard cursor < count, bytes[cursor] == UInt8(ascii: ">") else { throw Unsupported() }
         index = cursor + 1
+        try validate(through: index)
         closeTop()
     }
 
@@ -639,16 +664,16 @@ struct XMLFastScan {
         }
     }
 
-    /// Whether every byte is a character XML 1.0 allows, in valid UTF-8 (no control character but tab,
-    /// line feed and carriage return, no surrogate, no U+FFFE or U+FFFF), and every `&` begins a reference
-    /// the scan reads. Eight ASCII bytes at a time.
-    static func isPlainXMLText(_ document: UnsafeRawBufferPointer) -> Bool {
+    /// Checks `document[from..<to]`: every byte a character XML 1.0 allows, in valid UTF-8 (no control
+    /// character but tab, line feed and carriage return, no surrogate, no U+FFFE or U+FFFF), and every
+    /// `&` outside CDATA sections and comments a reference the scan reads. Returns where it stopped (at
+    /// `to`, or past it by the rest of a sequence that began before it); nil when a byte fails. Eight
+    /// ASCII bytes at a time. `literalUntil`: where the section or comment the bytes are in ends.
+    static func checkText(_ document: UnsafeRawBufferPointer, from: Int, to: Int, literalUntil: inout Int) -> Int? {
         let bytes = document.bindMemory(to: UInt8.self)
         let count = bytes.count
-        var index = 0
-        // Where the CDATA section or comment the bytes are in ends: an `&` there is text, not a reference.
-        var literalUntil = 0
-        while index < count {
+        var index = from
+        while index < to {
             if index + 8 <= count {
                 let word = ByteWord.load(bytes, at: index)
                 if word & ByteWord.highs == 0,
@@ -659,11 +684,10 @@ struct XMLFastScan {
             }
             let byte = bytes[index]
             if byte < 0x80 {
-                guard byte >= 0x20 || byte == 0x09 || byte == 0x0A || byte == 0x0D else { return false }
+                guard byte >= 0x20 || byte == 0x09 || byte == 0x0A || byte == 0x0D else { return nil }
                 // An entity other than the five predefined (`&nbsp;` in a feed without a document type):
-                // libxml2 reports it and reads on its own way, so the document is its from the start
-                // rather than after a scan of everything before it.
-                if byte == UInt8(ascii: "&"), index >= literalUntil, !isPredefinedReference(bytes, at: index) { return false }
+                // libxml2 reports it and reads on its own way, so the document is its from the start.
+                if byte == UInt8(ascii: "&"), index >= literalUntil, !isPredefinedReference(bytes, at: index) { return nil }
                 if byte == UInt8(ascii: "!"), index > 0, index >= literalUntil, bytes[index - 1] == UInt8(ascii: "<") {
                     let rest = UnsafeRawBufferPointer(rebasing: document[(index + 1)...])
                     if rest.starts(with: "[CDATA[".utf8) {
@@ -686,15 +710,15 @@ struct XMLFastScan {
             case 0xF0: (length, lower) = (4, 0x90)
             case 0xF1...0xF3: length = 4
             case 0xF4: (length, upper) = (4, 0x8F)
-            default: return false
+            default: return nil
             }
-            guard index + length <= count else { return false }
-            guard bytes[index + 1] >= lower, bytes[index + 1] <= upper else { return false }
-            for offset in 2..<max(2, length) where bytes[index + offset] & 0xC0 != 0x80 { return false }
+            guard index + length <= count else { return nil }
+            guard bytes[index + 1] >= lower, bytes[index + 1] <= upper else { return nil }
+            for offset in 2..<max(2, length) where bytes[index + offset] & 0xC0 != 0x80 { return nil }
             // U+FFFE and U+FFFF: EF BF BE, EF BF BF.
-            if byte == 0xEF, bytes[index + 1] == 0xBF, bytes[index + 2] >= 0xBE { return false }
+            if byte == 0xEF, bytes[index + 1] == 0xBF, bytes[index + 2] >= 0xBE { return nil }
             index += length
         }
-        return true
+        return index
     }
 }

@@ -119,6 +119,24 @@ struct XMLFastScanTests {
         #expect(Self.scanned(Array("<r>\u{FFFF}</r>".utf8)) == nil, "U+FFFF")
     }
 
+    @Test("a large document is checked a block at a time as it is read: a bad byte far in is still found, characters across blocks read whole")
+    func checkedInBlocks() {
+        let item = "<item><title>Caf\u{E9} \u{1F600} na\u{EF}ve</title><description>\(String(repeating: "\u{E9}t\u{E9} ", count: 40))</description></item>"
+        let body = String(repeating: item, count: 900)  // several blocks; multi-byte characters fall across their ends
+        let good = Array("<rss><channel>\(body)</channel></rss>".utf8)
+        #expect(good.count > 3 * 65_536)
+        let events = Self.scanned(good)
+        #expect(events != nil && events == Self.libxml2(good).events)
+        for offset in [70_000, 150_000, good.count - 20] {
+            var bad = good
+            bad.insert(0xFF, at: offset)
+            #expect(Self.scanned(bad) == nil, "an invalid byte at \(offset)")
+            var control = good
+            control.insert(0x01, at: offset)
+            #expect(Self.scanned(control) == nil, "a control character at \(offset)")
+        }
+    }
+
     @Test("random damage to real feeds: whatever the scan still reads, libxml2 reads without error to the same events (property)")
     func damagedFeeds() throws {
         var random = SplitMix64(seed: 1_505)
