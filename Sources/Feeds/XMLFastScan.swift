@@ -284,46 +284,19 @@ struct XMLFastScan {
     /// A reference at `at` (an `&`) within `limit`: decoded to `write` (advanced); returns where it ends.
     /// In an attribute value an `&` it produces is written `&#38;`, as libxml2 hands it over.
     private func reference(at: Int, limit: Int, into write: inout Int, inAttribute: Bool) throws -> Int {
-        guard let semicolon = memchr(bytes + at, Int32(UInt8(ascii: ";")), min(limit - at, 12)) else { throw Unsupported() }
-        let end = UnsafeMutablePointer<UInt8>(semicolon.assumingMemoryBound(to: UInt8.self)) - bytes
-        let name = UnsafeBufferPointer(start: bytes + at + 1, count: end - at - 1)
-        var scalar: UInt32
-        if name.first == UInt8(ascii: "#") {
-            scalar = 0
-            let hex = name.count > 1 && name[1] == UInt8(ascii: "x")
-            let digits = name.dropFirst(hex ? 2 : 1)
-            guard !digits.isEmpty, digits.count <= 7 else { throw Unsupported() }
-            for digit in digits {
-                let value: UInt32
-                switch digit {
-                case UInt8(ascii: "0")...UInt8(ascii: "9"): value = UInt32(digit - UInt8(ascii: "0"))
-                case UInt8(ascii: "a")...UInt8(ascii: "f") where hex: value = UInt32(digit - UInt8(ascii: "a") + 10)
-                case UInt8(ascii: "A")...UInt8(ascii: "F") where hex: value = UInt32(digit - UInt8(ascii: "A") + 10)
-                default: throw Unsupported()
-                }
-                scalar = scalar * (hex ? 16 : 10) + value
-            }
-            // A character XML allows: tab, line feed, carriage return, and the rest from space on but
-            // surrogates and U+FFFE, U+FFFF.
-            guard scalar == 0x09 || scalar == 0x0A || scalar == 0x0D || (scalar >= 0x20 && scalar <= 0xD7FF)
-                    || (scalar >= 0xE000 && scalar <= 0xFFFD) || (scalar >= 0x10000 && scalar <= 0x10FFFF)
-            else { throw Unsupported() }
-        } else {
-            // The five predefined; any other only a document type could declare: libxml2's to report.
-            let range = at + 1..<end
-            if spells(range, "amp") { scalar = 0x26 } else if spells(range, "lt") { scalar = 0x3C }
-            else if spells(range, "gt") { scalar = 0x3E } else if spells(range, "quot") { scalar = 0x22 }
-            else if spells(range, "apos") { scalar = 0x27 } else { throw Unsupported() }
-        }
+        // A character reference or one of the five predefined entities, read as text runs read them; any
+        // other entity only a document type could declare: libxml2's to report.
+        guard let (scalar, length) = XMLTextRun.reference(UnsafeRawBufferPointer(start: bytes, count: limit), at: at)
+        else { throw Unsupported() }
         if inAttribute, scalar == 0x26 {
             for byte in "&#38;".utf8 {
                 bytes[write] = byte
                 write += 1
             }
         } else {
-            write += Self.encode(scalar, into: bytes + write)
+            write += Self.encode(scalar, into: bytes + write)  // never longer than the reference
         }
-        return end + 1
+        return at + length
     }
 
     /// Writes `scalar` as UTF-8; returns how many bytes.
