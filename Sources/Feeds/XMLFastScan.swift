@@ -90,7 +90,7 @@ struct XMLFastScan {
     /// handed over (the caller starts again). A handler that stops the stream (`XMLEventStream.stop`)
     /// ends the read there, which counts as read.
     static func read(_ document: UnsafeMutableRawBufferPointer, handler: XMLEventHandler) -> Bool {
-        guard document.count > 0 else { return false }
+        guard document.count > 0, referencesAreReadable(UnsafeRawBufferPointer(document)) else { return false }
         let stream = XMLEventStream.scanning(handler: handler)
         var scan = XMLFastScan(document, stream: stream)
         defer { scan.attributes.deallocate() }
@@ -635,6 +635,55 @@ struct XMLFastScan {
             return false
         default: return false
         }
+    }
+
+    /// Whether every `&` outside CDATA sections and comments begins a character reference or one of the
+    /// five predefined entities. A feed with an undeclared one (`&nbsp;` without a document type) is
+    /// libxml2's, and is better known so before a scan of everything before it: one `memchr` per `&`
+    /// and one search per section, ahead of the scan's own check (`checkText`).
+    static func referencesAreReadable(_ document: UnsafeRawBufferPointer) -> Bool {
+        guard let base = document.baseAddress?.assumingMemoryBound(to: UInt8.self) else { return true }
+        let bytes = UnsafeBufferPointer(start: base, count: document.count)
+        let count = document.count
+        /// Where the next CDATA section or comment starts, and where it ends (`count`: none, or unended).
+        func literal(from: Int) -> (start: Int, end: Int) {
+            var at = from + 1
+            // `!` is rare in markup, `<` is everywhere: look for the one, then before it for the other.
+            while at < count, let found = memchr(base + at, Int32(UInt8(ascii: "!")), count - at) {
+                let bang = UnsafeRawPointer(found) - UnsafeRawPointer(base)
+                guard base[bang - 1] == UInt8(ascii: "<") else {
+                    at = bang + 1
+                    continue
+                }
+                let start = bang - 1
+                let rest = UnsafeRawBufferPointer(rebasing: document[(start + 2)...])
+                if rest.starts(with: "[CDATA[".utf8) {
+                    return (start, CDATASection.find(CDATASection.closing, in: rest, from: 7).map { start + 2 + $0 } ?? count)
+                }
+                if rest.starts(with: "--".utf8) {
+                    return (start, CDATASection.find(Array("-->".utf8), in: rest, from: 2).map { start + 2 + $0 } ?? count)
+                }
+                at = start + 2
+            }
+            return (count, count)
+        }
+        var next = literal(from: 0)
+        var at = 0
+        while at < count, let found = memchr(base + at, Int32(UInt8(ascii: "&")), count - at) {
+            let ampersand = UnsafeRawPointer(found) - UnsafeRawPointer(base)
+            if ampersand > next.start {
+                if ampersand < next.end {
+                    at = next.end  // in the section: text, not a reference
+                    next = literal(from: next.end)
+                    continue
+                }
+                next = literal(from: next.end)
+                if ampersand > next.start { continue }  // look at it again against the next section
+            }
+            guard isPredefinedReference(bytes, at: ampersand) else { return false }
+            at = ampersand + 1
+        }
+        return true
     }
 
     /// Checks `document[from..<to]`: every byte a character XML 1.0 allows, in valid UTF-8 (no control
