@@ -1,0 +1,136 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The checks `XMLFastScan` makes on bytes before it reads them: UTF-8 of XML characters, and references
+/// it can read (an undeclared entity makes a document libxml2's).
+extension XMLFastScan {
+    /// Whether the `&` at `index` begins a character reference or one of the five predefined entities
+    /// (checked again, in full, where it is read: here only what rules the document out early).
+    static func isPredefinedReference(_ bytes: UnsafeBufferPointer<UInt8>, at index: Int) -> Bool {
+        guard index + 1 < bytes.count else { return false }
+        switch bytes[index + 1] {
+        case UInt8(ascii: "#"): return true
+        case UInt8(ascii: "a"), UInt8(ascii: "l"), UInt8(ascii: "g"), UInt8(ascii: "q"):
+            for name in ["amp;", "lt;", "gt;", "quot;", "apos;"] as [StaticString] {
+                let matched = name.withUTF8Buffer { name in
+                    index + 1 + name.count <= bytes.count && memcmp(bytes.baseAddress! + index + 1, name.baseAddress!, name.count) == 0
+                }
+                if matched { return true }
+            }
+            return false
+        default: return false
+        }
+    }
+
+    /// Where the CDATA section or comment whose `<!` has its `!` at `bang` ends (at its `]]>` or `-->`; the
+    /// document's end when it has none), or nil when the `<!` begins neither.
+    static func literalEnd(_ document: UnsafeRawBufferPointer, bang: Int) -> Int? {
+        let rest = UnsafeRawBufferPointer(rebasing: document[(bang + 1)...])
+        if rest.starts(with: "[CDATA[".utf8) {
+            return CDATASection.find(CDATASection.closing, in: rest, from: 7).map { bang + 1 + $0 } ?? document.count
+        }
+        if rest.starts(with: "--".utf8) {
+            return CDATASection.find(commentClosing, in: rest, from: 2).map { bang + 1 + $0 } ?? document.count
+        }
+        return nil
+    }
+
+    static let commentClosing: [UInt8] = Array("-->".utf8)
+
+    /// Whether every `&` outside CDATA sections and comments begins a character reference or one of the
+    /// five predefined entities. A feed with an undeclared one (`&nbsp;` without a document type) is
+    /// libxml2's, and is better known so before a scan of everything before it: one `memchr` per `&`
+    /// and one search per section, ahead of the scan's own check (`checkText`).
+    static func referencesAreReadable(_ document: UnsafeRawBufferPointer) -> Bool {
+        guard let base = document.baseAddress?.assumingMemoryBound(to: UInt8.self) else { return true }
+        let bytes = UnsafeBufferPointer(start: base, count: document.count)
+        let count = document.count
+        /// Where the next CDATA section or comment starts, and where it ends (`count`: none, or unended).
+        func literal(from: Int) -> (start: Int, end: Int) {
+            var at = from + 1
+            // `!` is rare in markup, `<` is everywhere: look for the one, then before it for the other.
+            while at < count, let found = memchr(base + at, Int32(UInt8(ascii: "!")), count - at) {
+                let bang = UnsafeRawPointer(found) - UnsafeRawPointer(base)
+                guard base[bang - 1] == UInt8(ascii: "<") else {
+                    at = bang + 1
+                    continue
+                }
+                if let end = literalEnd(document, bang: bang) { return (bang - 1, end) }
+                at = bang + 1
+            }
+            return (count, count)
+        }
+        var next = literal(from: 0)
+        var at = 0
+        while at < count, let found = memchr(base + at, Int32(UInt8(ascii: "&")), count - at) {
+            let ampersand = UnsafeRawPointer(found) - UnsafeRawPointer(base)
+            if ampersand > next.start {
+                if ampersand < next.end {
+                    at = next.end  // in the section: text, not a reference
+                    next = literal(from: next.end)
+                    continue
+                }
+                next = literal(from: next.end)
+                if ampersand > next.start { continue }  // look at it again against the next section
+            }
+            guard isPredefinedReference(bytes, at: ampersand) else { return false }
+            at = ampersand + 1
+        }
+        return true
+    }
+
+    /// Checks `document[from..<to]`: every byte a character XML 1.0 allows, in valid UTF-8 (no control
+    /// character but tab, line feed and carriage return, no surrogate, no U+FFFE or U+FFFF), and every
+    /// `&` outside CDATA sections and comments a reference the scan reads. Returns where it stopped (at
+    /// `to`, or past it by the rest of a sequence that began before it); nil when a byte fails. Eight
+    /// ASCII bytes at a time. `literalUntil`: where the section or comment the bytes are in ends.
+    static func checkText(_ document: UnsafeRawBufferPointer, from: Int, to: Int, literalUntil: inout Int) -> Int? {
+        let bytes = document.bindMemory(to: UInt8.self)
+        let count = bytes.count
+        var index = from
+        while index < to {
+            if index + 8 <= count {
+                let word = ByteWord.load(bytes, at: index)
+                if word & ByteWord.highs == 0,
+                   ByteWord.below(word, 0x20) | ByteWord.equal(word, UInt8(ascii: "&")) | ByteWord.equal(word, UInt8(ascii: "!")) == 0 {
+                    index += 8
+                    continue
+                }
+            }
+            let byte = bytes[index]
+            if byte < 0x80 {
+                guard byte >= 0x20 || byte == 0x09 || byte == 0x0A || byte == 0x0D else { return nil }
+                // An entity other than the five predefined (`&nbsp;` in a feed without a document type):
+                // libxml2 reports it and reads on its own way, so the document is its from the start.
+                if byte == UInt8(ascii: "&"), index >= literalUntil, !isPredefinedReference(bytes, at: index) { return nil }
+                if byte == UInt8(ascii: "!"), index > 0, index >= literalUntil, bytes[index - 1] == UInt8(ascii: "<"),
+                   let end = literalEnd(document, bang: index) {
+                    literalUntil = end
+                }
+                index += 1
+                continue
+            }
+            // A multi-byte sequence, checked as Unicode's table of well-formed UTF-8 says.
+            let length: Int
+            var lower: UInt8 = 0x80, upper: UInt8 = 0xBF
+            switch byte {
+            case 0xC2...0xDF: length = 2
+            case 0xE0: (length, lower) = (3, 0xA0)
+            case 0xE1...0xEC, 0xEE...0xEF: length = 3
+            case 0xED: (length, upper) = (3, 0x9F)  // no surrogates
+            case 0xF0: (length, lower) = (4, 0x90)
+            case 0xF1...0xF3: length = 4
+            case 0xF4: (length, upper) = (4, 0x8F)
+            default: return nil
+            }
+            guard index + length <= count else { return nil }
+            guard bytes[index + 1] >= lower, bytes[index + 1] <= upper else { return nil }
+            for offset in 2..<max(2, length) where bytes[index + offset] & 0xC0 != 0x80 { return nil }
+            // U+FFFE and U+FFFF: EF BF BE, EF BF BF.
+            if byte == 0xEF, bytes[index + 1] == 0xBF, bytes[index + 2] >= 0xBE { return nil }
+            index += length
+        }
+        return index
+    }
+}
