@@ -135,17 +135,32 @@ public enum FeedParser {
     /// a sink was handed on the way are taken back (`restart`) before libxml2 reads it from the start.
     private static func scan(_ document: UnsafeMutableRawBufferPointer, into builder: FeedBuilder,
                              threads: Threads) throws -> FeedContent? {
-        let handler = FeedEvents(builder: builder)
-        let tape = threads.tapes(size: document.count)
-            ? FeedTape(replayingInto: handler, handingOverAll: threads == .tapeHandingOver) : nil
-        let read = XMLFastScan.read(document, handler: tape ?? handler)
-        tape?.finish()
+        let (handler, read) = rules(size: document.count, into: builder, threads: threads) {
+            XMLFastScan.read(document, handler: $0)
+        }
         guard read else {
             if handler.state.builder.handedToSink { try builder.sink?.restart() }
             return nil
         }
         if let error = handler.error { throw error }
         guard handler.state.walk.sawRoot else { return nil }
+        return try finish(handler)
+    }
+
+    /// The rules run over the events `read` hands the handler it is given: the rules themselves, or for a
+    /// document of `size` bytes that `threads` tapes, a `FeedTape` replaying into them on a thread of its
+    /// own (finished when `read` returns).
+    private static func rules<Outcome>(size: Int, into builder: FeedBuilder, threads: Threads,
+                                       _ read: (XMLEventHandler) -> Outcome) -> (FeedEvents, Outcome) {
+        let handler = FeedEvents(builder: builder)
+        let tape = threads.tapes(size: size) ? FeedTape(replayingInto: handler, handingOverAll: threads == .tapeHandingOver) : nil
+        let outcome = read(tape ?? handler)
+        tape?.finish()
+        return (handler, outcome)
+    }
+
+    /// The podcast the rules built, or what the sink threw.
+    private static func finish(_ handler: FeedEvents) throws -> FeedContent {
         let content = handler.finish()
         if let error = handler.state.builder.sinkError { throw error }
         return content
@@ -155,20 +170,17 @@ public enum FeedParser {
     /// (nil: the document was empty), for telling an HTML page or garbage from a feed.
     private static func read(chunks: () -> UnsafeRawBufferPointer?, size: Int, into builder: FeedBuilder, threads: Threads,
                              head: () -> [UInt8]?) throws -> (FeedContent, XMLStreamReader.Failure?) {
-        let handler = FeedEvents(builder: builder)
         // Larger documents: libxml2 here, the rules beside it (`FeedTape`).
-        let tape = threads.tapes(size: size) ? FeedTape(replayingInto: handler, handingOverAll: threads == .tapeHandingOver) : nil
-        let errors = XMLEventStream.parse(chunks: chunks, handler: tape ?? handler)
-        tape?.finish()
+        let (handler, errors) = rules(size: size, into: builder, threads: threads) {
+            XMLEventStream.parse(chunks: chunks, handler: $0)
+        }
         if let error = handler.error { throw error }
         guard handler.state.walk.sawRoot else {
             guard let start = head() else { throw FeedError.empty }
             if start.withUnsafeBytes(FeedEncoding.looksLikeHTML) { throw FeedError.notAFeed(rootElement: "html") }
             throw FeedError.notXML(reason: errors.first?.message ?? "the document has no root element")
         }
-        let content = handler.finish()
-        if let error = handler.state.builder.sinkError { throw error }
-        return (content, errors.fatal)
+        return (try finish(handler), errors.fatal)
     }
 
     private static func skippingLeadingWhitespace(_ raw: UnsafeRawBufferPointer) -> UnsafeRawBufferPointer {

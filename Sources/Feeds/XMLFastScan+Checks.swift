@@ -41,7 +41,7 @@ extension XMLFastScan {
     /// Whether every `&` outside CDATA sections and comments begins a character reference or one of the
     /// five predefined entities. A feed with an undeclared one (`&nbsp;` without a document type) is
     /// libxml2's, and is better known so before a scan of everything before it: one `memchr` per `&`
-    /// and one search per section, ahead of the scan's own check (`checkText`).
+    /// and one search per section, before the scan.
     static func referencesAreReadable(_ document: UnsafeRawBufferPointer) -> Bool {
         guard let base = document.baseAddress?.assumingMemoryBound(to: UInt8.self) else { return true }
         let bytes = UnsafeBufferPointer(start: base, count: document.count)
@@ -81,19 +81,18 @@ extension XMLFastScan {
     }
 
     /// Checks `document[from..<to]`: every byte a character XML 1.0 allows, in valid UTF-8 (no control
-    /// character but tab, line feed and carriage return, no surrogate, no U+FFFE or U+FFFF), and every
-    /// `&` outside CDATA sections and comments a reference the scan reads. Returns where it stopped (at
-    /// `to`, or past it by the rest of a sequence that began before it); nil when a byte fails. Eight
-    /// ASCII bytes at a time. `literalUntil`: where the section or comment the bytes are in ends.
-    static func checkText(_ document: UnsafeRawBufferPointer, from: Int, to: Int, literalUntil: inout Int) -> Int? {
+    /// character but tab, line feed and carriage return, no surrogate, no U+FFFE or U+FFFF). Returns where
+    /// it stopped (at `to`, or past it by the rest of a sequence that began before it); nil when a byte
+    /// fails. Eight ASCII bytes at a time. (References were checked before the scan began:
+    /// `referencesAreReadable`.)
+    static func checkText(_ document: UnsafeRawBufferPointer, from: Int, to: Int) -> Int? {
         let bytes = document.bindMemory(to: UInt8.self)
         let count = bytes.count
         var index = from
         while index < to {
             if index + 8 <= count {
                 let word = ByteWord.load(bytes, at: index)
-                if word & ByteWord.highs == 0,
-                   ByteWord.below(word, 0x20) | ByteWord.equal(word, UInt8(ascii: "&")) | ByteWord.equal(word, UInt8(ascii: "!")) == 0 {
+                if word & ByteWord.highs == 0, ByteWord.below(word, 0x20) == 0 {
                     index += 8
                     continue
                 }
@@ -101,13 +100,6 @@ extension XMLFastScan {
             let byte = bytes[index]
             if byte < 0x80 {
                 guard byte >= 0x20 || byte == 0x09 || byte == 0x0A || byte == 0x0D else { return nil }
-                // An entity other than the five predefined (`&nbsp;` in a feed without a document type):
-                // libxml2 reports it and reads on its own way, so the document is its from the start.
-                if byte == UInt8(ascii: "&"), index >= literalUntil, !isPredefinedReference(bytes, at: index) { return nil }
-                if byte == UInt8(ascii: "!"), index > 0, index >= literalUntil, bytes[index - 1] == UInt8(ascii: "<"),
-                   let end = literalEnd(document, bang: index) {
-                    literalUntil = end
-                }
                 index += 1
                 continue
             }

@@ -42,12 +42,16 @@ extension LibraryStore {
     /// touched, and unchanged rows are not rewritten. Returns the episodes it inserted.
     @discardableResult
     func mergeEpisodes(podcastID: Int64, items: [FeedItem]) throws -> [InboxArrivals.Inserted] {
-        let keys = try database.fetchAll(LibrarySQL.episodeKeys, [podcastID], row: {
-            (id: $0.int64(at: 0), guid: $0.string(at: 1), url: $0.string(at: 2))
-        })
-        var state = EpisodeMerge(podcastID: podcastID, keys: keys, listing: items)
+        var state = EpisodeMerge(podcastID: podcastID, keys: try episodeKeys(podcastID), listing: items)
         try merge(items, into: &state)
         return state.inserted
+    }
+
+    /// A podcast's stored episodes as a merge matches them: id, guid, enclosure URL.
+    func episodeKeys(_ podcastID: Int64) throws -> [(id: Int64, guid: String, url: String)] {
+        try database.fetchAll(LibrarySQL.episodeKeys, [podcastID], row: {
+            (id: $0.int64(at: 0), guid: $0.string(at: 1), url: $0.string(at: 2))
+        })
     }
 
     /// Merges `items` (the whole feed, or the next batch of a streamed one) as `mergeEpisodes` says, on

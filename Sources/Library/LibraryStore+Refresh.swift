@@ -33,14 +33,20 @@ extension LibraryStore {
     @discardableResult
     public func storeRefresh(podcastID: Int64, content: FeedContent, etag: String?, lastModified: String?) throws -> Bool {
         try database.transaction {
-            try database.run(LibrarySQL.updateRefreshedPodcast, [
-                podcastID, content.title, content.author, content.summary, content.artworkURL, content.link, Date(),
-                try LibraryJSON.encode(content.details), try LibraryJSON.warnings(content.warnings), etag, lastModified,
-            ])
-            guard database.changes > 0 else { return false }
+            guard try updateRefreshedPodcast(podcastID, content, etag: etag, lastModified: lastModified) else { return false }
             try welcome(try mergeEpisodes(podcastID: podcastID, items: content.items), firstSubscription: false, at: Date())
             return true
         }
+    }
+
+    /// Rewrites a subscribed podcast's fields, details, warnings and validators from a refreshed feed, its
+    /// status ok; false when it is not subscribed (nothing written).
+    func updateRefreshedPodcast(_ podcastID: Int64, _ content: FeedContent, etag: String?, lastModified: String?) throws -> Bool {
+        try database.run(LibrarySQL.updateRefreshedPodcast, [
+            podcastID, content.title, content.author, content.summary, content.artworkURL, content.link, Date(),
+            try LibraryJSON.encode(content.details), try LibraryJSON.warnings(content.warnings), etag, lastModified,
+        ])
+        return database.changes > 0
     }
 
     /// Records a `304 Not Modified`: nothing about the feed is rewritten; the status turns ok, the

@@ -38,10 +38,7 @@ extension LibraryStore {
                              settle: @Sendable (inout FeedContent) -> Void, etag: String?, lastModified: String?) throws -> FeedContent? {
         try database.transaction { () throws -> FeedContent? in
             guard try isSubscribed(podcastID: podcastID) else { return nil }
-            let keys = try database.fetchAll(LibrarySQL.episodeKeys, [podcastID], row: {
-                (id: $0.int64(at: 0), guid: $0.string(at: 1), url: $0.string(at: 2))
-            })
-            var refresh = StreamedRefresh(merge: EpisodeMerge(podcastID: podcastID, keys: keys, listing: nil))
+            var refresh = StreamedRefresh(merge: EpisodeMerge(podcastID: podcastID, keys: try episodeKeys(podcastID), listing: nil))
             var content = try parse(FeedItemHandler(take: { items in
                 var known: [FeedItem] = []
                 for item in items {
@@ -51,10 +48,7 @@ extension LibraryStore {
                 try self.merge(known, into: &refresh.merge)
             }, restart: { refresh.restart() }))
             settle(&content)
-            try database.run(LibrarySQL.updateRefreshedPodcast, [
-                podcastID, content.title, content.author, content.summary, content.artworkURL, content.link, Date(),
-                try LibraryJSON.encode(content.details), try LibraryJSON.warnings(content.warnings), etag, lastModified,
-            ])
+            _ = try updateRefreshedPodcast(podcastID, content, etag: etag, lastModified: lastModified)  // subscribed: checked above
             refresh.merge.listedGUIDs = refresh.listed
             try merge(refresh.waiting, into: &refresh.merge)
             try welcome(refresh.merge.inserted, firstSubscription: false, at: Date())

@@ -47,7 +47,7 @@ extension FeedRefresher {
             do {
                 guard let stored = try await parseAndStore(response, for: feed) else { return .skipped }
                 content = stored
-            } catch let unreadable as Unreadable {
+            } catch let unreadable as UnreadableFeed {
                 return await fail(.error, "The feed at \(feed.feedURL) could not be read: \(unreadable.error)")
             }
             var movedTo = try await Self.followPermanentRedirect(response, feed, store: store)
@@ -70,7 +70,7 @@ extension FeedRefresher {
     /// Parses and stores a fetched feed: a large one (spooled to a file) while it is read, its items
     /// merged batch by batch (a 60,000-item feed is never held whole), a small one parsed first. The
     /// feed as stored (a spooled one's without its items), or nil when the podcast was unsubscribed
-    /// meanwhile. A feed that cannot be parsed throws `Unreadable` and leaves the podcast as it was.
+    /// meanwhile. A feed that cannot be parsed throws `UnreadableFeed` and leaves the podcast as it was.
     private nonisolated func parseAndStore(_ response: FeedFetcher.Response, for feed: FeedToRefresh) async throws -> FeedContent? {
         let untitled = feed.title
         let settle: @Sendable (inout FeedContent) -> Void = { content in
@@ -80,20 +80,15 @@ extension FeedRefresher {
             let file = spooled.url, base = response.finalURL
             return try await store.storeRefresh(podcastID: feed.podcastID, parsing: { sink in
                 do { return try FeedParser.parse(contentsOf: file, baseURL: base, into: sink) } catch {
-                    throw Unreadable(error: error)
+                    throw UnreadableFeed(error: error)
                 }
             }, settle: settle, etag: response.etag, lastModified: response.lastModified)
         }
         var content: FeedContent
-        do { content = try response.parsed() } catch { throw Unreadable(error: error) }
+        do { content = try response.parsed() } catch { throw UnreadableFeed(error: error) }
         settle(&content)
         return try await store.storeRefresh(podcastID: feed.podcastID, content: content, etag: response.etag,
                                             lastModified: response.lastModified) ? content : nil
-    }
-
-    /// A fetched feed that could not be parsed, said apart from a library that could not store it.
-    struct Unreadable: Error {
-        let error: any Error
     }
 
     /// Whether `feedURL` is one of this server's own files (root-relative, like the demo's).
@@ -138,4 +133,10 @@ extension FeedRefresher {
             return (.error, error.description)
         }
     }
+}
+
+/// A fetched feed that could not be parsed, said apart from a library that could not store it (thrown
+/// through the library's parse-and-store calls by refreshes and subscriptions).
+struct UnreadableFeed: Error {
+    let error: any Error
 }

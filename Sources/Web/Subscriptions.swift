@@ -79,21 +79,16 @@ public struct Subscriptions: Sendable {
         do {
             guard let podcast = try await store.subscribe(feedURL: storedURL, parsing: { sink in
                 do { return try FeedParser.parse(contentsOf: file, baseURL: base, into: sink) } catch let error as FeedError {
-                    throw Unreadable(error: error)
+                    throw UnreadableFeed(error: error)
                 }
             }, settle: { content in Self.settle(&content, response, storedURL: storedURL, typed: typed) })
             else { return nil }
             return (podcast, true)
-        } catch let unreadable as Unreadable {
+        } catch let unreadable as UnreadableFeed {
             throw Self.unreadable(unreadable.error, typed, url)
         } catch {
             throw SubscriptionError.internalFailure("could not store the feed \(storedURL)", error)
         }
-    }
-
-    /// A feed that could not be read, said apart from a library that could not store it.
-    private struct Unreadable: Error {
-        let error: FeedError
     }
 
     /// What a listener reads when the feed at `url` could not be fetched or parsed.

@@ -1,0 +1,233 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Start and end tags: names, attributes, namespace declarations.
+extension XMLFastScan {
+    /// A qualified name from `start`: its prefix (nil: none) and local part; one colon at most, each
+    /// part an ASCII name.
+    func qualifiedName(from start: Int) throws -> (prefix: Range<Int>?, local: Range<Int>) {
+        guard start < count, Self.isNameStart(bytes[start]) else { throw Unsupported() }
+        var end = start + 1
+        var colon = -1
+        while end < count {
+            let byte = bytes[end]
+            guard Self.isNameCharacter(byte) else { break }
+            if byte == UInt8(ascii: ":") {
+                // One colon, with a name on either side.
+                guard colon < 0, end + 1 < count, Self.isNameStart(bytes[end + 1]) else { throw Unsupported() }
+                colon = end
+            }
+            end += 1
+        }
+        guard end - start <= Self.maximumNameLength, end < count else { throw Unsupported() }
+        return colon < 0 ? (nil, start..<end) : (start..<colon, colon + 1..<end)
+    }
+
+    /// The end of the name at `start` (`start` itself when there is none): an ASCII letter or `_` first,
+    /// then letters, digits, `_`, `-`, `.` and `:`.
+    func nameEnd(from start: Int) -> Int {
+        guard start < count, Self.isNameStart(bytes[start]) else { return start }
+        var end = start + 1
+        while end < count, Self.isNameCharacter(bytes[end]) { end += 1 }
+        return end
+    }
+
+    mutating func startTag() throws {
+        let (prefix, local) = try qualifiedName(from: index + 1)
+        if let prefix, spells(prefix, "xmlns") { throw Unsupported() }
+        var cursor = local.upperBound
+        // Attributes: name, `=`, a quoted value; at least one space before each.
+        var attributeCount = 0
+        var declared = 0
+        names.removeAll(keepingCapacity: true)
+        values.removeAll(keepingCapacity: true)
+        var selfClosing = false
+        while true {
+            let spaced = cursor < count && isSpace(bytes[cursor])
+            while cursor < count, isSpace(bytes[cursor]) { cursor += 1 }
+            guard cursor < count else { throw Unsupported() }
+            if bytes[cursor] == UInt8(ascii: ">") {
+                cursor += 1
+                break
+            }
+            if bytes[cursor] == UInt8(ascii: "/") {
+                guard cursor + 1 < count, bytes[cursor + 1] == UInt8(ascii: ">") else { throw Unsupported() }
+                selfClosing = true
+                cursor += 2
+                break
+            }
+            guard spaced else { throw Unsupported() }
+            let name = try qualifiedName(from: cursor)
+            cursor = name.local.upperBound
+            while cursor < count, isSpace(bytes[cursor]) { cursor += 1 }
+            guard cursor < count, bytes[cursor] == UInt8(ascii: "=") else { throw Unsupported() }
+            cursor += 1
+            while cursor < count, isSpace(bytes[cursor]) { cursor += 1 }
+            guard cursor < count, bytes[cursor] == 0x22 || bytes[cursor] == 0x27 else { throw Unsupported() }
+            let quote = bytes[cursor]
+            let valueStart = cursor + 1
+            guard let found = memchr(bytes + valueStart, Int32(quote), count - valueStart) else { throw Unsupported() }
+            let valueEnd = UnsafeMutablePointer<UInt8>(found.assumingMemoryBound(to: UInt8.self)) - bytes
+            guard valueEnd - valueStart < Self.maximumTokenLength else { throw Unsupported() }
+            // Bytes are checked before they are changed in place (what decoding leaves is not UTF-8).
+            try validate(through: valueEnd + 1)
+            let decodedEnd = try attributeValue(valueStart..<valueEnd)
+            cursor = valueEnd + 1
+            // A name written twice is an error (libxml2's to report).
+            for earlier in names where same(earlier.local, name.local) && same(earlier.prefix, name.prefix) {
+                throw Unsupported()
+            }
+            names.append(name)
+            values.append(valueStart..<decodedEnd)
+        }
+        try validate(through: cursor)  // before the names are ended in place
+        // Namespace declarations first: they apply to the element's own name and attributes.
+        let bindingsBefore = bindings.count
+        for (offset, name) in names.enumerated() where isDeclaration(name) {
+            let isDefault = name.prefix == nil
+            let isPrefixed = !isDefault
+            let value = values[offset]
+            if isPrefixed {
+                // `xmlns:p=""`, and `xml`/`xmlns` declared, are errors; a prefix declared twice too.
+                guard !value.isEmpty, !spells(name.local, "xml"), !spells(name.local, "xmlns"),
+                      !bindings[bindingsBefore...].contains(where: { same($0.prefix, name.local) }) else { throw Unsupported() }
+            } else if value.isEmpty {
+                guard !bindings[bindingsBefore...].contains(where: { $0.prefix.isEmpty }) else { throw Unsupported() }
+                bindings.append(Binding(prefix: name.local.lowerBound..<name.local.lowerBound, uri: nil))
+                declared += 1
+                continue
+            }
+            if isDefault, bindings[bindingsBefore...].contains(where: { $0.prefix.isEmpty }) { throw Unsupported() }
+            // Binding the names `xml:` and `xmlns:` stand for: libxml2 refuses it (its to report).
+            if spells(value, "http://www.w3.org/XML/1998/namespace") || spells(value, "http://www.w3.org/2000/xmlns/") {
+                throw Unsupported()
+            }
+            bytes[value.upperBound] = 0  // the value's closing quote or before it: no longer read
+            bindings.append(Binding(prefix: isDefault ? name.local.lowerBound..<name.local.lowerBound : name.local,
+                                    uri: UnsafePointer(bytes + value.lowerBound)))
+            declared += 1
+        }
+        // The element's namespace, then the attributes' (an unprefixed attribute has none).
+        let elementURI = prefix.map { resolve($0) } ?? defaultNamespace()
+        if names.count - declared > attributeCapacity {
+            attributes.deallocate()
+            attributeCapacity = names.count * 2
+            attributes = .allocate(capacity: attributeCapacity * 5)
+        }
+        for (offset, name) in names.enumerated() {
+            guard !isDeclaration(name) else { continue }
+            let value = values[offset]
+            let entry = attributes + 5 * attributeCount
+            let uri: UnsafePointer<UInt8>? = name.prefix.flatMap { resolve($0) }
+            // A prefixed attribute's namespace must differ from every other's of the same local name.
+            if let uri {
+                for other in names[..<offset] where same(other.local, name.local) {
+                    if let otherURI = other.prefix.flatMap({ resolve($0) }), Self.sameString(otherURI, uri) { throw Unsupported() }
+                }
+            }
+            entry[0] = UnsafePointer(bytes + name.local.lowerBound)
+            entry[1] = name.prefix.map { UnsafePointer(bytes + $0.lowerBound) }
+            entry[2] = uri
+            entry[3] = UnsafePointer(bytes + value.lowerBound)
+            entry[4] = UnsafePointer(bytes + value.upperBound)
+            attributeCount += 1
+        }
+        // Names end where they end: what followed them (`=`, a space, `>`, `/`, `:`) is read.
+        for name in names {
+            bytes[name.local.upperBound] = 0
+            if let prefix = name.prefix { bytes[prefix.upperBound] = 0 }
+        }
+        bytes[local.upperBound] = 0
+        if let prefix { bytes[prefix.upperBound] = 0 }
+        guard open.count < Self.maximumDepth else { throw Unsupported() }
+        let element = XMLEventStream.Element(
+            localName: UnsafePointer(bytes + local.lowerBound), prefix: prefix.map { UnsafePointer(bytes + $0.lowerBound) },
+            namespaceURI: elementURI, attributeCount: attributeCount, attributes: attributeCount > 0 ? attributes : nil)
+        open.append(Open(prefix: prefix, local: local, namespaceURI: elementURI, bindings: bindings.count - bindingsBefore))
+        index = cursor
+        handler.startElement(element, in: stream)
+        if selfClosing, !stream.isStopped { closeTop() }
+    }
+
+    /// Whether an attribute is a namespace declaration: `xmlns` or `xmlns:p`.
+    func isDeclaration(_ name: (prefix: Range<Int>?, local: Range<Int>)) -> Bool {
+        guard let prefix = name.prefix else { return bytes[name.local.lowerBound] == UInt8(ascii: "x") && spells(name.local, "xmlns") }
+        return bytes[prefix.lowerBound] == UInt8(ascii: "x") && spells(prefix, "xmlns")
+    }
+
+    /// An attribute value decoded in place; returns its end.
+    func attributeValue(_ range: Range<Int>) throws -> Int {
+        // Nearly every value holds nothing to decode or normalize: it stays where it is.
+        var read = range.lowerBound
+        while read + 8 <= range.upperBound {
+            let word = UnsafeRawPointer(bytes + read).loadUnaligned(as: UInt64.self).littleEndian
+            // Below 0x20: tab, line feed, carriage return (anything else fails `checkText` before the event).
+            if ByteWord.below(word, 0x20) | ByteWord.equal(word, UInt8(ascii: "<")) | ByteWord.equal(word, UInt8(ascii: "&")) != 0 { break }
+            read += 8
+        }
+        while read < range.upperBound, !Self.needsWorkInValue(bytes[read]) { read += 1 }
+        if read == range.upperBound { return read }
+        var write = read
+        while read < range.upperBound {
+            let byte = bytes[read]
+            switch byte {
+            case UInt8(ascii: "<"): throw Unsupported()
+            case UInt8(ascii: "&"):
+                read = try reference(at: read, limit: range.upperBound, into: &write, inAttribute: true)
+            case 0x0D:
+                bytes[write] = 0x20
+                write += 1
+                read += read + 1 < range.upperBound && bytes[read + 1] == 0x0A ? 2 : 1
+            case 0x09, 0x0A:
+                bytes[write] = 0x20
+                write += 1
+                read += 1
+            default:
+                bytes[write] = byte
+                write += 1
+                read += 1
+            }
+        }
+        return write
+    }
+
+    mutating func endTag() throws {
+        guard let top = open.last else { throw Unsupported() }
+        let start = index + 2
+        let (prefix, local) = try qualifiedName(from: start)
+        guard same(local, top.local), same(prefix, top.prefix) || (prefix == nil && top.prefix == nil) else { throw Unsupported() }
+        var cursor = local.upperBound
+        while cursor < count, isSpace(bytes[cursor]) { cursor += 1 }
+        guard cursor < count, bytes[cursor] == UInt8(ascii: ">") else { throw Unsupported() }
+        index = cursor + 1
+        try validate(through: index)
+        closeTop()
+    }
+
+    mutating func closeTop() {
+        let top = open.removeLast()
+        bindings.removeLast(top.bindings)
+        handler.endElement(XMLEventStream.Element(
+            localName: UnsafePointer(bytes + top.local.lowerBound), prefix: top.prefix.map { UnsafePointer(bytes + $0.lowerBound) },
+            namespaceURI: top.namespaceURI, attributeCount: 0, attributes: nil), in: stream)
+    }
+
+    /// Whether two NUL-terminated strings are equal.
+    static func sameString(_ a: UnsafePointer<UInt8>, _ b: UnsafePointer<UInt8>) -> Bool {
+        strcmp(UnsafeRawPointer(a).assumingMemoryBound(to: CChar.self), UnsafeRawPointer(b).assumingMemoryBound(to: CChar.self)) == 0
+    }
+
+    func resolve(_ prefix: Range<Int>) -> UnsafePointer<UInt8>? {
+        if spells(prefix, "xml") { return Self.xmlNamespace.utf8Start }
+        for binding in bindings.reversed() where !binding.prefix.isEmpty && same(binding.prefix, prefix) {
+            return binding.uri
+        }
+        return nil  // undeclared: the prefix is kept, as libxml2 keeps it
+    }
+
+    func defaultNamespace() -> UnsafePointer<UInt8>? {
+        for binding in bindings.reversed() where binding.prefix.isEmpty { return binding.uri }
+        return nil
+    }
+}
