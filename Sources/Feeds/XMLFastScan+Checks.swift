@@ -9,16 +9,17 @@ extension XMLFastScan {
     /// (checked again, in full, where it is read: here only what rules the document out early).
     static func isPredefinedReference(_ bytes: UnsafeBufferPointer<UInt8>, at index: Int) -> Bool {
         guard index + 1 < bytes.count else { return false }
+        /// Whether `name` follows the `&`.
+        func follows(_ name: StaticString) -> Bool {
+            index + 1 + name.utf8CodeUnitCount <= bytes.count
+                && memcmp(bytes.baseAddress! + index + 1, name.utf8Start, name.utf8CodeUnitCount) == 0
+        }
         switch bytes[index + 1] {
         case UInt8(ascii: "#"): return true
-        case UInt8(ascii: "a"), UInt8(ascii: "l"), UInt8(ascii: "g"), UInt8(ascii: "q"):
-            for name in ["amp;", "lt;", "gt;", "quot;", "apos;"] as [StaticString] {
-                let matched = name.withUTF8Buffer { name in
-                    index + 1 + name.count <= bytes.count && memcmp(bytes.baseAddress! + index + 1, name.baseAddress!, name.count) == 0
-                }
-                if matched { return true }
-            }
-            return false
+        case UInt8(ascii: "a"): return follows("amp;") || follows("apos;")
+        case UInt8(ascii: "l"): return follows("lt;")
+        case UInt8(ascii: "g"): return follows("gt;")
+        case UInt8(ascii: "q"): return follows("quot;")
         default: return false
         }
     }
@@ -65,14 +66,13 @@ extension XMLFastScan {
         var at = 0
         while at < count, let found = memchr(base + at, Int32(UInt8(ascii: "&")), count - at) {
             let ampersand = UnsafeRawPointer(found) - UnsafeRawPointer(base)
+            // Past the sections that end before it (an `&` is looked for once, however many sections
+            // lie between it and the last).
+            while ampersand > next.start, ampersand >= next.end { next = literal(from: next.end) }
             if ampersand > next.start {
-                if ampersand < next.end {
-                    at = next.end  // in the section: text, not a reference
-                    next = literal(from: next.end)
-                    continue
-                }
+                at = next.end  // in the section: text, not a reference
                 next = literal(from: next.end)
-                if ampersand > next.start { continue }  // look at it again against the next section
+                continue
             }
             guard isPredefinedReference(bytes, at: ampersand) else { return false }
             at = ampersand + 1

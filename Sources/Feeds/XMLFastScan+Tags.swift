@@ -6,19 +6,20 @@ import Glibc
 extension XMLFastScan {
     /// A qualified name from `start`: its prefix (nil: none) and local part; one colon at most, each
     /// part an ASCII name.
+    @inline(__always)
     func qualifiedName(from start: Int) throws -> (prefix: Range<Int>?, local: Range<Int>) {
-        guard start < count, Self.isNameStart(bytes[start]) else { throw Unsupported() }
+        guard start < count, classes[Int(bytes[start])] & Self.nameStartClass != 0 else { throw Unsupported() }
         var end = start + 1
+        while end < count, classes[Int(bytes[end])] & Self.nameClass != 0 { end += 1 }
         var colon = -1
-        while end < count {
-            let byte = bytes[end]
-            guard Self.isNameCharacter(byte) else { break }
-            if byte == UInt8(ascii: ":") {
-                // One colon, with a name on either side.
-                guard colon < 0, end + 1 < count, Self.isNameStart(bytes[end + 1]) else { throw Unsupported() }
-                colon = end
-            }
+        if end < count, bytes[end] == UInt8(ascii: ":") {
+            // One colon, with a name on either side.
+            colon = end
             end += 1
+            guard end < count, classes[Int(bytes[end])] & Self.nameStartClass != 0 else { throw Unsupported() }
+            end += 1
+            while end < count, classes[Int(bytes[end])] & Self.nameClass != 0 { end += 1 }
+            guard end < count, bytes[end] != UInt8(ascii: ":") else { throw Unsupported() }
         }
         guard end - start <= Self.maximumNameLength, end < count else { throw Unsupported() }
         return colon < 0 ? (nil, start..<end) : (start..<colon, colon + 1..<end)
@@ -33,15 +34,36 @@ extension XMLFastScan {
         return end
     }
 
+    /// The closing quote of the value that starts at `start`, and whether the value holds anything to
+    /// decode or normalize (`<`, `&`, tab, line feed, carriage return: what `attributeValue` works on; a
+    /// byte below 0x20 also stops the quick look, and `checkText` fails any other before the event).
+    @inline(__always)
+    func valueEnd(from start: Int, quote: UInt8) -> (end: Int, plain: Bool)? {
+        // Most values are a few dozen plain bytes: eight at a time, then memchr past anything else.
+        var at = start
+        while at + 8 <= count {
+            let word = UnsafeRawPointer(bytes + at).loadUnaligned(as: UInt64.self).littleEndian
+            let stops = ByteWord.equal(word, quote) | ByteWord.below(word, 0x20) | ByteWord.equal(word, UInt8(ascii: "<"))
+                | ByteWord.equal(word, UInt8(ascii: "&"))
+            if stops != 0 {
+                let stop = at + (stops.trailingZeroBitCount >> 3)
+                if bytes[stop] == quote { return (stop, true) }
+                break
+            }
+            at += 8
+        }
+        guard let found = memchr(bytes + at, Int32(quote), count - at) else { return nil }
+        let end = UnsafeMutablePointer<UInt8>(found.assumingMemoryBound(to: UInt8.self)) - bytes
+        return (end, false)
+    }
+
     mutating func startTag() throws {
         let (prefix, local) = try qualifiedName(from: index + 1)
         if let prefix, spells(prefix, "xmlns") { throw Unsupported() }
         var cursor = local.upperBound
         // Attributes: name, `=`, a quoted value; at least one space before each.
-        var attributeCount = 0
-        var declared = 0
-        names.removeAll(keepingCapacity: true)
-        values.removeAll(keepingCapacity: true)
+        var writtenCount = 0
+        var declarations = 0
         var selfClosing = false
         while true {
             let spaced = cursor < count && isSpace(bytes[cursor])
@@ -67,27 +89,91 @@ extension XMLFastScan {
             guard cursor < count, bytes[cursor] == 0x22 || bytes[cursor] == 0x27 else { throw Unsupported() }
             let quote = bytes[cursor]
             let valueStart = cursor + 1
-            guard let found = memchr(bytes + valueStart, Int32(quote), count - valueStart) else { throw Unsupported() }
-            let valueEnd = UnsafeMutablePointer<UInt8>(found.assumingMemoryBound(to: UInt8.self)) - bytes
+            guard let (valueEnd, plain) = valueEnd(from: valueStart, quote: quote) else { throw Unsupported() }
             guard valueEnd - valueStart < Self.maximumTokenLength else { throw Unsupported() }
-            // Bytes are checked before they are changed in place (what decoding leaves is not UTF-8).
-            try validate(through: valueEnd + 1)
-            let decodedEnd = try attributeValue(valueStart..<valueEnd)
+            var decodedEnd = valueEnd
+            if !plain {
+                // Bytes are checked before they are changed in place (what decoding leaves is not UTF-8).
+                try validate(through: valueEnd + 1)
+                decodedEnd = try attributeValue(valueStart..<valueEnd)
+            }
             cursor = valueEnd + 1
             // A name written twice is an error (libxml2's to report).
-            for earlier in names where same(earlier.local, name.local) && same(earlier.prefix, name.prefix) {
+            for earlier in 0..<writtenCount where same(written[earlier].local, name.local) && same(written[earlier].prefix, name.prefix) {
                 throw Unsupported()
             }
-            names.append(name)
-            values.append(valueStart..<decodedEnd)
+            if writtenCount == writtenCapacity {
+                let grown = UnsafeMutablePointer<Written>.allocate(capacity: writtenCapacity * 2)
+                grown.moveInitialize(from: written, count: writtenCount)
+                written.deallocate()
+                written = grown
+                writtenCapacity *= 2
+            }
+            (written + writtenCount).initialize(to: Written(prefix: name.prefix, local: name.local, value: valueStart..<decodedEnd))
+            writtenCount += 1
+            if isDeclaration(name) { declarations += 1 }
         }
         try validate(through: cursor)  // before the names are ended in place
         // Namespace declarations first: they apply to the element's own name and attributes.
         let bindingsBefore = bindings.count
-        for (offset, name) in names.enumerated() where isDeclaration(name) {
+        if declarations > 0 { try declare(writtenCount: writtenCount, bindingsBefore: bindingsBefore) }
+        // The element's namespace, then the attributes' (an unprefixed attribute has none).
+        let elementURI = prefix.map { resolve($0) } ?? defaultNamespace()
+        if writtenCount - declarations > attributeCapacity {
+            attributes.deallocate()
+            attributeCapacity = writtenCount * 2
+            attributes = .allocate(capacity: attributeCapacity * 5)
+        }
+        var attributeCount = 0
+        for offset in 0..<writtenCount {
+            let name = written[offset]
+            if declarations > 0, isDeclaration((name.prefix, name.local)) { continue }
+            let entry = attributes + 5 * attributeCount
+            var uri: UnsafePointer<UInt8>?
+            if let prefix = name.prefix {
+                uri = resolve(prefix)
+                // A prefixed attribute's namespace must differ from every other's of the same local name.
+                if let uri {
+                    for other in 0..<offset where same(written[other].local, name.local) {
+                        if let otherPrefix = written[other].prefix, let otherURI = resolve(otherPrefix),
+                           Self.sameString(otherURI, uri) { throw Unsupported() }
+                    }
+                }
+            }
+            entry[0] = UnsafePointer(bytes + name.local.lowerBound)
+            entry[1] = name.prefix.map { UnsafePointer(bytes + $0.lowerBound) }
+            entry[2] = uri
+            entry[3] = UnsafePointer(bytes + name.value.lowerBound)
+            entry[4] = UnsafePointer(bytes + name.value.upperBound)
+            attributeCount += 1
+        }
+        // Names end where they end: what followed them (`=`, a space, `>`, `/`, `:`) is read.
+        for offset in 0..<writtenCount {
+            let name = written[offset]
+            bytes[name.local.upperBound] = 0
+            if let prefix = name.prefix { bytes[prefix.upperBound] = 0 }
+        }
+        bytes[local.upperBound] = 0
+        if let prefix { bytes[prefix.upperBound] = 0 }
+        guard depth < Self.maximumDepth else { throw Unsupported() }
+        let element = XMLEventStream.Element(
+            localName: UnsafePointer(bytes + local.lowerBound), prefix: prefix.map { UnsafePointer(bytes + $0.lowerBound) },
+            namespaceURI: elementURI, attributeCount: attributeCount, attributes: attributeCount > 0 ? attributes : nil)
+        (open + depth).initialize(to: Open(prefix: prefix, local: local, namespaceURI: elementURI, bindings: bindings.count - bindingsBefore))
+        depth += 1
+        index = cursor
+        emit { handler, stream in handler.startElement(element, in: stream) }
+        if selfClosing, !isStopped { closeTop() }
+    }
+
+    /// The start tag's namespace declarations (among its first `writtenCount` attributes), bound.
+    mutating func declare(writtenCount: Int, bindingsBefore: Int) throws {
+        for offset in 0..<writtenCount {
+            let name = written[offset]
+            guard isDeclaration((name.prefix, name.local)) else { continue }
             let isDefault = name.prefix == nil
             let isPrefixed = !isDefault
-            let value = values[offset]
+            let value = name.value
             if isPrefixed {
                 // `xmlns:p=""`, and `xml`/`xmlns` declared, are errors; a prefix declared twice too.
                 guard !value.isEmpty, !spells(name.local, "xml"), !spells(name.local, "xmlns"),
@@ -95,7 +181,6 @@ extension XMLFastScan {
             } else if value.isEmpty {
                 guard !bindings[bindingsBefore...].contains(where: { $0.prefix.isEmpty }) else { throw Unsupported() }
                 bindings.append(Binding(prefix: name.local.lowerBound..<name.local.lowerBound, uri: nil))
-                declared += 1
                 continue
             }
             if isDefault, bindings[bindingsBefore...].contains(where: { $0.prefix.isEmpty }) { throw Unsupported() }
@@ -106,48 +191,7 @@ extension XMLFastScan {
             bytes[value.upperBound] = 0  // the value's closing quote or before it: no longer read
             bindings.append(Binding(prefix: isDefault ? name.local.lowerBound..<name.local.lowerBound : name.local,
                                     uri: UnsafePointer(bytes + value.lowerBound)))
-            declared += 1
         }
-        // The element's namespace, then the attributes' (an unprefixed attribute has none).
-        let elementURI = prefix.map { resolve($0) } ?? defaultNamespace()
-        if names.count - declared > attributeCapacity {
-            attributes.deallocate()
-            attributeCapacity = names.count * 2
-            attributes = .allocate(capacity: attributeCapacity * 5)
-        }
-        for (offset, name) in names.enumerated() {
-            guard !isDeclaration(name) else { continue }
-            let value = values[offset]
-            let entry = attributes + 5 * attributeCount
-            let uri: UnsafePointer<UInt8>? = name.prefix.flatMap { resolve($0) }
-            // A prefixed attribute's namespace must differ from every other's of the same local name.
-            if let uri {
-                for other in names[..<offset] where same(other.local, name.local) {
-                    if let otherURI = other.prefix.flatMap({ resolve($0) }), Self.sameString(otherURI, uri) { throw Unsupported() }
-                }
-            }
-            entry[0] = UnsafePointer(bytes + name.local.lowerBound)
-            entry[1] = name.prefix.map { UnsafePointer(bytes + $0.lowerBound) }
-            entry[2] = uri
-            entry[3] = UnsafePointer(bytes + value.lowerBound)
-            entry[4] = UnsafePointer(bytes + value.upperBound)
-            attributeCount += 1
-        }
-        // Names end where they end: what followed them (`=`, a space, `>`, `/`, `:`) is read.
-        for name in names {
-            bytes[name.local.upperBound] = 0
-            if let prefix = name.prefix { bytes[prefix.upperBound] = 0 }
-        }
-        bytes[local.upperBound] = 0
-        if let prefix { bytes[prefix.upperBound] = 0 }
-        guard open.count < Self.maximumDepth else { throw Unsupported() }
-        let element = XMLEventStream.Element(
-            localName: UnsafePointer(bytes + local.lowerBound), prefix: prefix.map { UnsafePointer(bytes + $0.lowerBound) },
-            namespaceURI: elementURI, attributeCount: attributeCount, attributes: attributeCount > 0 ? attributes : nil)
-        open.append(Open(prefix: prefix, local: local, namespaceURI: elementURI, bindings: bindings.count - bindingsBefore))
-        index = cursor
-        handler.startElement(element, in: stream)
-        if selfClosing, !stream.isStopped { closeTop() }
     }
 
     /// Whether an attribute is a namespace declaration: `xmlns` or `xmlns:p`.
@@ -193,10 +237,11 @@ extension XMLFastScan {
     }
 
     mutating func endTag() throws {
-        guard let top = open.last else { throw Unsupported() }
+        guard depth > 0 else { throw Unsupported() }
+        let top = open[depth - 1]
         let start = index + 2
         let (prefix, local) = try qualifiedName(from: start)
-        guard same(local, top.local), same(prefix, top.prefix) || (prefix == nil && top.prefix == nil) else { throw Unsupported() }
+        guard same(local, top.local), same(prefix, top.prefix) else { throw Unsupported() }
         var cursor = local.upperBound
         while cursor < count, isSpace(bytes[cursor]) { cursor += 1 }
         guard cursor < count, bytes[cursor] == UInt8(ascii: ">") else { throw Unsupported() }
@@ -206,11 +251,13 @@ extension XMLFastScan {
     }
 
     mutating func closeTop() {
-        let top = open.removeLast()
-        bindings.removeLast(top.bindings)
-        handler.endElement(XMLEventStream.Element(
+        depth -= 1
+        let top = (open + depth).move()
+        if top.bindings > 0 { bindings.removeLast(top.bindings) }
+        let element = XMLEventStream.Element(
             localName: UnsafePointer(bytes + top.local.lowerBound), prefix: top.prefix.map { UnsafePointer(bytes + $0.lowerBound) },
-            namespaceURI: top.namespaceURI, attributeCount: 0, attributes: nil), in: stream)
+            namespaceURI: top.namespaceURI, attributeCount: 0, attributes: nil)
+        emit { handler, stream in handler.endElement(element, in: stream) }
     }
 
     /// Whether two NUL-terminated strings are equal.
@@ -219,15 +266,22 @@ extension XMLFastScan {
     }
 
     func resolve(_ prefix: Range<Int>) -> UnsafePointer<UInt8>? {
-        if spells(prefix, "xml") { return Self.xmlNamespace.utf8Start }
-        for binding in bindings.reversed() where !binding.prefix.isEmpty && same(binding.prefix, prefix) {
-            return binding.uri
+        var at = bindings.count - 1
+        while at >= 0 {
+            let binding = bindings[at]
+            if !binding.prefix.isEmpty, same(binding.prefix, prefix) { return binding.uri }
+            at -= 1
         }
+        if spells(prefix, "xml") { return Self.xmlNamespace.utf8Start }
         return nil  // undeclared: the prefix is kept, as libxml2 keeps it
     }
 
     func defaultNamespace() -> UnsafePointer<UInt8>? {
-        for binding in bindings.reversed() where binding.prefix.isEmpty { return binding.uri }
+        var at = bindings.count - 1
+        while at >= 0 {
+            if bindings[at].prefix.isEmpty { return bindings[at].uri }
+            at -= 1
+        }
         return nil
     }
 }

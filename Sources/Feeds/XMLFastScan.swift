@@ -24,10 +24,12 @@ import Glibc
 struct XMLFastScan {
     let bytes: UnsafeMutablePointer<UInt8>
     let count: Int
-    // Unowned: `read` holds both for the whole scan, and a retain and release per event showed.
-    unowned(unsafe) let stream: XMLEventStream
-    unowned(unsafe) let handler: XMLEventHandler
+    // Unmanaged: `read` holds both for the whole scan, and a retain and release per event (what loading
+    // an `unowned(unsafe)` reference for a call costs) showed.
+    let stream: Unmanaged<XMLEventStream>
     var index = 0
+    /// `byteClasses`, held here so the hot loops read it without a check that it is set up.
+    let classes: UnsafePointer<UInt8>
 
     struct Open {
         var prefix: Range<Int>?
@@ -44,15 +46,25 @@ struct XMLFastScan {
         var uri: UnsafePointer<UInt8>?
     }
 
-    var open: [Open] = []
+    /// An attribute of the current start tag as written: its name's parts and its value (decoded).
+    struct Written {
+        var prefix: Range<Int>?
+        var local: Range<Int>
+        var value: Range<Int>
+    }
+
+    /// The open elements, innermost last: a stack of `maximumDepth` at most, allocated once (an array's
+    /// uniqueness checks on every push and pop showed).
+    var open: UnsafeMutablePointer<Open>
+    var depth = 0
     var bindings: [Binding] = []
     /// The bytes before this were checked (`checkText`); the scan checks a block ahead of where it reads,
     /// so the rules' thread gets its first events without waiting for a pass over the whole document.
     var validated = 0
     static let validationBlock = 64 << 10
     /// The current start tag's attributes as written (reused from tag to tag).
-    var names: [(prefix: Range<Int>?, local: Range<Int>)] = []
-    var values: [Range<Int>] = []
+    var written: UnsafeMutablePointer<Written>
+    var writtenCapacity = 16
     /// libxml2's attribute layout: five pointers per attribute (local name, prefix, URI, value, value end).
     var attributes: UnsafeMutablePointer<UnsafePointer<UInt8>?>
     var attributeCapacity = 16
@@ -76,12 +88,28 @@ struct XMLFastScan {
     private init(_ document: UnsafeMutableRawBufferPointer, stream: XMLEventStream) {
         bytes = document.baseAddress!.assumingMemoryBound(to: UInt8.self)
         count = document.count
-        self.stream = stream
-        handler = stream.handler
+        self.stream = Unmanaged.passUnretained(stream)
+        classes = Self.byteClasses
         attributes = .allocate(capacity: attributeCapacity * 5)
-        open.reserveCapacity(32)
+        written = .allocate(capacity: writtenCapacity)
+        open = .allocate(capacity: Self.maximumDepth + 1)
         bindings.reserveCapacity(16)
     }
+
+    private func deallocate() {
+        attributes.deallocate()
+        written.deallocate()
+        open.deallocate()
+    }
+
+    /// Hands an event to the handler, the stream borrowed (a `let` of it: neither is retained).
+    @inline(__always)
+    func emit(_ event: (XMLEventHandler, XMLEventStream) -> Void) {
+        stream._withUnsafeGuaranteedRef { event($0.handler, $0) }
+    }
+
+    /// Whether a handler stopped the stream.
+    var isStopped: Bool { stream._withUnsafeGuaranteedRef { $0.isStopped } }
 
     /// Reads `document` (changing its bytes), calling `handler` for every event, and returns true; or
     /// returns false as soon as it meets something it leaves to libxml2, the events so far having been
@@ -91,7 +119,7 @@ struct XMLFastScan {
         guard document.count > 0, referencesAreReadable(UnsafeRawBufferPointer(document)) else { return false }
         let stream = XMLEventStream.scanning(handler: handler)
         var scan = XMLFastScan(document, stream: stream)
-        defer { scan.attributes.deallocate() }
+        defer { scan.deallocate() }
         do {
             try scan.run()
             return true
@@ -125,10 +153,10 @@ struct XMLFastScan {
             break
         }
         try startTag()
-        while !open.isEmpty, !stream.isStopped {
+        while depth > 0, !isStopped {
             try content()
         }
-        if stream.isStopped { return }
+        if isStopped { return }
         // After the root: the same as before it, and nothing else.
         while true {
             skipSpaces()
@@ -244,7 +272,27 @@ struct XMLFastScan {
         while index < count, isSpace(bytes[index]) { index += 1 }
     }
 
-    func isSpace(_ byte: UInt8) -> Bool { byte == 0x20 || byte == 0x0A || byte == 0x09 || byte == 0x0D }
+    @inline(__always) func isSpace(_ byte: UInt8) -> Bool { classes[Int(byte)] & Self.spaceClass != 0 }
+
+    /// What each byte is to the scan, one bit per class: one load and one test per byte in the loops.
+    static let nameStartClass: UInt8 = 1
+    static let nameClass: UInt8 = 2  // not `:`, which names test for on its own
+    static let colonClass: UInt8 = 4
+    static let spaceClass: UInt8 = 8
+    // Written once, when first used, and only read after: safe to share.
+    nonisolated(unsafe) static let byteClasses: UnsafePointer<UInt8> = {
+        let table = UnsafeMutablePointer<UInt8>.allocate(capacity: 256)
+        for byte in 0..<256 {
+            let b = UInt8(byte)
+            var classes: UInt8 = 0
+            if isNameStart(b) { classes |= nameStartClass }
+            if isNameCharacter(b), b != UInt8(ascii: ":") { classes |= nameClass }
+            if b == UInt8(ascii: ":") { classes |= colonClass }
+            if b == 0x20 || b == 0x0A || b == 0x09 || b == 0x0D { classes |= spaceClass }
+            table[byte] = classes
+        }
+        return UnsafePointer(table)
+    }()
 
     /// Bit sets over ASCII (low: 0–63, high: 64–127): one shift and mask per byte.
     @inline(__always)
