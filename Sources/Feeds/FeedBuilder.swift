@@ -89,6 +89,11 @@ struct FeedBuilder {
         return true
     }
 
+    /// Appends the items of a split read's piece read on the other thread (`FeedParser+Split`).
+    mutating func append(piece: [FeedItem]) {
+        items += piece
+    }
+
     /// Takes the line's items finished in order so far.
     private mutating func takeFinished() {
         guard let line else { return }

@@ -35,13 +35,25 @@ public enum FeedParser {
         /// As `tape`, every item with long notes handed to the `FinishingLine` as if the rules were
         /// always behind (which happens only now and then, as the threads' speeds go).
         case tapeHandingOver
+        /// A document the scan reads in two halves, each on a thread of its own (`FeedParser+Split`),
+        /// whatever its size; one libxml2 reads as `tape`.
+        case split
 
         /// Whether a document of `size` bytes is parsed on a `FeedTape`.
         func tapes(size: Int) -> Bool {
             switch self {
             case .bySize: return size >= FeedTape.threshold
             case .one: return false
-            case .tape, .tapeHandingOver: return true
+            case .tape, .tapeHandingOver, .split: return true
+            }
+        }
+
+        /// Whether a document of `size` bytes that the scan reads is read in two halves.
+        func splits(size: Int) -> Bool {
+            switch self {
+            case .bySize: return size >= FeedTape.threshold
+            case .split: return true
+            case .one, .tape, .tapeHandingOver: return false
             }
         }
     }
@@ -135,8 +147,13 @@ public enum FeedParser {
     /// a sink was handed on the way are taken back (`restart`) before libxml2 reads it from the start.
     private static func scan(_ document: UnsafeMutableRawBufferPointer, into builder: FeedBuilder,
                              threads: Threads) throws -> FeedContent? {
-        let (handler, read) = rules(size: document.count, into: builder, threads: threads) {
-            XMLFastScan.read(document, handler: $0)
+        let handler: FeedEvents, read: Bool
+        if threads.splits(size: document.count), let points = SplitRead.meetingPoints(UnsafeRawBufferPointer(document)) {
+            (handler, read) = splitRead(document, at: points, into: builder)
+        } else {
+            (handler, read) = rules(size: document.count, into: builder, threads: threads) {
+                XMLFastScan.read(document, handler: $0)
+            }
         }
         guard read else {
             if handler.state.builder.handedToSink { try builder.sink?.restart() }
@@ -206,7 +223,7 @@ final class FeedEvents: XMLEventHandler {
             guard error == nil else { return true }
             do {
                 try walk.start(element, source: source, builder: &builder)
-                return true
+                return !walk.strayed
             } catch {
                 self.error = error as? FeedError ?? .notXML(reason: "\(error)")
                 return false
@@ -237,7 +254,16 @@ final class FeedEvents: XMLEventHandler {
         state = State(builder: builder)
     }
 
+    /// Set on a split read's later pieces, which the first may call off.
+    var cancellation: SplitRead.Cancellation?
+    /// How many pieces read on the other thread a split read took the items of (tests: it did split).
+    var piecesReadApart = 0
+
     func startElement(_ element: XMLEventStream.Element, in stream: XMLEventStream) {
+        if let cancellation, cancellation.isCancelled {
+            stream.stop()
+            return
+        }
         if !start(stream.feedElement(element), source: element) { stream.stop() }
     }
 

@@ -6,6 +6,14 @@ enum FeedScope: UInt8, CaseIterable {
     case atomFeed, atomAuthor, entry
     /// Inside an element no rule knows, or one whose text is being collected: no rule matches here.
     case ignored
+
+    /// An item's scope or one within it.
+    var isInItem: Bool {
+        switch self {
+        case .item, .entry, .mediaGroup, .pscChapters, .alternateEnclosure: return true
+        default: return false
+        }
+    }
 }
 
 /// A text value the parser collects, named for where it ends up.
@@ -85,6 +93,12 @@ enum FeedAction {
     case attributes(AttributeField)
     /// Read the attributes, then collect the text (`<podcast:person role="host">Jane</podcast:person>`).
     case attributesAndText(AttributeField, TextField)
+
+    /// Whether it begins an item (RSS) or entry (Atom).
+    var entersItem: Bool {
+        if case .enter(let scope) = self { return scope == .item || scope == .entry }
+        return false
+    }
 }
 
 /// The declarative table (`FeedRules+Table.swift`), in the spirit of podcastparser's `MAPPING`:

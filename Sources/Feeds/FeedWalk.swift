@@ -46,10 +46,24 @@ struct FeedWalk {
     var captureDepth = 0
     var text: [UInt8] = []
     var sawRoot = false
+    /// A piece of a split read after the first (`FeedParser+Split`), which may hold items only:
+    /// anything it reads outside an item that a rule keeps (a channel's field after its items) marks it
+    /// `strayed`, and its reading stops (the first piece then reads on, as one read would).
+    private(set) var readsPiece = false
+    private(set) var strayed = false
 
     init() {
         scopes.reserveCapacity(32)
         text.reserveCapacity(16 * 1024)
+    }
+
+    /// A walk that starts between two elements in `scopes` (the first piece's at its first item), in a
+    /// later piece of a split read.
+    init(pieceIn scopes: [FeedScope]) {
+        self.init()
+        self.scopes = scopes
+        sawRoot = true
+        readsPiece = true
     }
 
     mutating func start(_ element: FeedElement, source: some FeedElementSource, builder: inout FeedBuilder) throws {
@@ -60,6 +74,11 @@ struct FeedWalk {
             return
         }
         let action = FeedRules.action(in: scope, for: element)
+        if readsPiece, action != nil, !scope.isInItem, !(action?.entersItem ?? false) {
+            strayed = true
+            scopes.append(.ignored)
+            return
+        }
         if scope == .document {
             guard action != nil else { throw FeedError.notAFeed(rootElement: source.qualifiedName) }
             sawRoot = true

@@ -58,6 +58,10 @@ extension XMLFastScan {
     }
 
     mutating func startTag() throws {
+        if awaitsFirst, let meeting, isTag(meeting.name, at: index) {
+            awaitsFirst = false
+            meeting.first(context(withHeader: true))
+        }
         let (prefix, local) = try qualifiedName(from: index + 1)
         if let prefix, spells(prefix, "xmlns") { throw Unsupported() }
         var cursor = local.upperBound

@@ -6,9 +6,33 @@ import Glibc
 extension XMLFastScan {
     /// Text up to the next markup, then that markup.
     mutating func content() throws {
-        guard index < count else { throw Unsupported() }  // the document ends inside an element
+        // The document ends inside an element (unless a piece of a split read ends here).
+        guard index < count || meetAt == count else { throw Unsupported() }
         let start = index
         let less = nextMarkup(from: index)
+        if less >= meetAt {
+            // A split read's meeting point: reached as markup here, or passed inside a CDATA section
+            // or comment (the piece after it then started in the wrong place).
+            guard less == meetAt else {
+                meetAt = Int.max
+                meeting?.passed()
+                return
+            }
+            try validate(through: less)
+            if less > start { try text(start..<less) }
+            index = less
+            meetAt = Int.max
+            switch meeting?.reached(context(withHeader: false)) {
+            case .stop?:
+                stoppedAtMeeting = true
+                return
+            case .readOn(let next)?:
+                meetAt = next
+            case nil:
+                break
+            }
+            guard index < count else { throw Unsupported() }
+        }
         try validate(through: less)
         if less > start { try text(start..<less) }
         index = less

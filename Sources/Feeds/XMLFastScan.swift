@@ -31,7 +31,7 @@ struct XMLFastScan {
     /// `byteClasses`, held here so the hot loops read it without a check that it is set up.
     let classes: UnsafePointer<UInt8>
 
-    struct Open {
+    struct Open: Equatable {
         var prefix: Range<Int>?
         var local: Range<Int>
         var namespaceURI: UnsafePointer<UInt8>?
@@ -39,7 +39,7 @@ struct XMLFastScan {
         var bindings: Int
     }
 
-    struct Binding {
+    struct Binding: Equatable {
         /// The prefix's bytes; empty for the default namespace.
         var prefix: Range<Int>
         /// NUL-terminated; nil for `xmlns=""` (no default namespace).
@@ -68,6 +68,14 @@ struct XMLFastScan {
     /// libxml2's attribute layout: five pointers per attribute (local name, prefix, URI, value, value end).
     var attributes: UnsafeMutablePointer<UnsafePointer<UInt8>?>
     var attributeCapacity = 16
+    /// Where a split read's halves meet (`XMLFastScan+Split`): the offset of the `<` the second half
+    /// starts at (`Int.max`: no split), and who is told.
+    var meetAt = Int.max
+    var meeting: Meeting?
+    /// Whether the first start tag of the meeting's name is still to come (when the context is taken).
+    var awaitsFirst = false
+    /// Whether the scan stopped where the second half starts.
+    var stoppedAtMeeting = false
 
     /// Documents up to this size are read whole and scanned; larger ones (which `FeedFile` reads a
     /// chunk at a time, so their bytes are never all held) go to libxml2.
@@ -85,7 +93,7 @@ struct XMLFastScan {
     /// Why a scan stopped without reading the document: it is one for libxml2.
     struct Unsupported: Error {}
 
-    private init(_ document: UnsafeMutableRawBufferPointer, stream: XMLEventStream) {
+    init(_ document: UnsafeMutableRawBufferPointer, stream: XMLEventStream) {
         bytes = document.baseAddress!.assumingMemoryBound(to: UInt8.self)
         count = document.count
         self.stream = Unmanaged.passUnretained(stream)
@@ -96,7 +104,7 @@ struct XMLFastScan {
         bindings.reserveCapacity(16)
     }
 
-    private func deallocate() {
+    func deallocate() {
         attributes.deallocate()
         written.deallocate()
         open.deallocate()
@@ -115,11 +123,19 @@ struct XMLFastScan {
     /// returns false as soon as it meets something it leaves to libxml2, the events so far having been
     /// handed over (the caller starts again). A handler that stops the stream (`XMLEventStream.stop`)
     /// ends the read there, which counts as read.
-    static func read(_ document: UnsafeMutableRawBufferPointer, handler: XMLEventHandler) -> Bool {
+    ///
+    /// With `meeting`, the scan tells it where the second half of a split read starts and stops there
+    /// when it says so (`XMLFastScan+Split`).
+    static func read(_ document: UnsafeMutableRawBufferPointer, handler: XMLEventHandler, meeting: Meeting? = nil) -> Bool {
         guard document.count > 0, referencesAreReadable(UnsafeRawBufferPointer(document)) else { return false }
         let stream = XMLEventStream.scanning(handler: handler)
         var scan = XMLFastScan(document, stream: stream)
         defer { scan.deallocate() }
+        if let meeting {
+            scan.meeting = meeting
+            scan.meetAt = meeting.offset
+            scan.awaitsFirst = true
+        }
         do {
             try scan.run()
             return true
@@ -153,10 +169,15 @@ struct XMLFastScan {
             break
         }
         try startTag()
-        while depth > 0, !isStopped {
+        try readToEnd()
+    }
+
+    /// The content of the open elements, then what follows the root.
+    mutating func readToEnd() throws {
+        while depth > 0, !isStopped, !stoppedAtMeeting {
             try content()
         }
-        if isStopped { return }
+        if isStopped || stoppedAtMeeting { return }
         // After the root: the same as before it, and nothing else.
         while true {
             skipSpaces()

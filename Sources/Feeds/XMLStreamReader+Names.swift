@@ -8,13 +8,12 @@ import Glibc
 ///
 /// The local name is looked up where libxml2 left it, in the vocabulary's process-wide byte table
 /// (`FeedVocabulary.element(in:localName:)`): no per-document table to fill and tear down, which cost
-/// the smallest feeds more than their names' lookups. The namespace URI is classified once per parse:
-/// libxml2 interns URIs in the parser's dictionary, so a feed's few URIs are a few pointers, each checked
-/// byte for byte on every hit, so a URI that was not interned (and whose memory could be reused) can
-/// never be misread.
+/// the smallest feeds more than their names' lookups. The namespace URI is classified once per parse,
+/// a feed's few URIs each a few bytes compared on every hit (by their bytes, not their address: libxml2 interns URIs,
+/// but `XMLFastScan` hands over each declaration's own, and feeds such as giantbomb's declare
+/// `xmlns:itunes` again on every element).
 struct NameCache {
     private struct NamespaceEntry {
-        let pointer: UnsafePointer<xmlChar>
         let namespace: FeedNamespace
         let uri: [UInt8]
     }
@@ -44,14 +43,14 @@ struct NameCache {
 
     private mutating func namespace(_ uri: UnsafePointer<xmlChar>) -> FeedNamespace {
         let length = Int(xmlStrlen(uri))
-        for entry in namespaces where entry.pointer == uri && entry.uri.count == length
+        for entry in namespaces where entry.uri.count == length
             && entry.uri.withUnsafeBufferPointer({ memcmp($0.baseAddress!, uri, length) == 0 }) {
             return entry.namespace
         }
         let bytes = UnsafeBufferPointer(start: uri, count: length)
         let namespace = FeedVocabulary.namespace(uri: bytes)
         // A hostile document can declare a URI per element: past a few dozen, classify without keeping.
-        if namespaces.count < 32 { namespaces.append(NamespaceEntry(pointer: uri, namespace: namespace, uri: Array(bytes))) }
+        if namespaces.count < 32 { namespaces.append(NamespaceEntry(namespace: namespace, uri: Array(bytes))) }
         return namespace
     }
 

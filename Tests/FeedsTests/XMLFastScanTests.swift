@@ -169,7 +169,7 @@ struct XMLFastScanTests {
     func wholeParses() throws {
         for file in FeedTapeTests.files {
             let data = try Data(contentsOf: file)
-            for threads in [FeedParser.Threads.one, .tape] {
+            for threads in [FeedParser.Threads.one, .tape, .split] {
                 let scanned = Self.outcome(data, threads: threads, reading: .scanningFirst)
                 let libxml2 = Self.outcome(data, threads: threads, reading: .libxml2)
                 #expect(FeedTapeTests.difference(libxml2, scanned) == nil, "\(file.lastPathComponent), \(threads)")

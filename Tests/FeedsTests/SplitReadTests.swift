@@ -1,0 +1,124 @@
+import EarshotCore
+@testable import Feeds
+import Foundation
+import TestSupport
+import Testing
+
+/// A scanned feed is read in pieces on two threads (`SplitRead`): whatever the document, the result must
+/// be the one read's, pieces that do not fit dropped and the rest read again on the calling thread.
+@Suite("A feed read in pieces on two threads gives what one read gives")
+struct SplitReadTests {
+    /// The podcast read in pieces, and how many pieces the other thread's read counted; nil when the
+    /// document is one for libxml2.
+    static func split(_ data: Data) throws -> (content: FeedContent, apart: Int)? {
+        let builder = FeedBuilder(baseURL: FeedTapeTests.base, keepsItemsWithoutEnclosure: false, keepsSourceText: false)
+        let copy = UnsafeMutableRawBufferPointer.allocate(byteCount: data.count, alignment: 16)
+        defer { copy.deallocate() }
+        copy.copyBytes(from: data)
+        guard let points = SplitRead.meetingPoints(UnsafeRawBufferPointer(copy)) else { return nil }
+        let (handler, read) = FeedParser.splitRead(copy, at: points, into: builder)
+        guard read else { return nil }
+        if let error = handler.error { throw error }
+        return (handler.finish(), handler.piecesReadApart)
+    }
+
+    static func one(_ data: Data) -> FeedTapeTests.Outcome { FeedTapeTests.outcome(data, threads: .one, keepingSource: false) }
+
+    static func item(_ n: Int, notes: String = "") -> String {
+        "<item><title>Episode \(n)</title><guid>g\(n)</guid><itunes:duration>\(n)</itunes:duration>"
+            + "<enclosure url=\"https://example.org/\(n).mp3\" length=\"\(n)\" type=\"audio/mpeg\"/>"
+            + "<description><![CDATA[<p>Notes \(n) \(notes)</p>]]></description></item>\n"
+    }
+
+    static func feed(_ body: String, channelAttributes: String = "") -> Data {
+        Data(("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<rss version=\"2.0\" xmlns:itunes=\"http://www.itunes.com/dtds/podcast-1.0.dtd\">"
+              + "<channel\(channelAttributes)><title>Pieces</title>\n" + body + "</channel></rss>").utf8)
+    }
+
+    @Test("a plain feed is read in pieces, its items in order")
+    func plainFeedSplits() throws {
+        let data = Self.feed((0..<2_000).map { Self.item($0) }.joined())
+        #expect(data.count > 2 * SplitRead.pieceBytes, "several pieces")
+        let (content, apart) = try #require(try Self.split(data))
+        #expect(apart > 0, "the other thread's pieces were taken")
+        #expect(content.items.map(\.guid) == (0..<2_000).map { "g\($0)" })
+        #expect(FeedTapeTests.difference(.parsed(content), Self.one(data)) == nil)
+    }
+
+    @Test("an Atom feed is read in pieces at its entries")
+    func atomSplits() throws {
+        let entries = (0..<1_500).map {
+            "<entry><id>e\($0)</id><title>Entry \($0)</title><link rel=\"enclosure\" href=\"https://example.org/\($0).mp3\" type=\"audio/mpeg\"/></entry>\n"
+        }.joined()
+        let data = Data("<feed xmlns=\"http://www.w3.org/2005/Atom\"><title>Atom</title>\(entries)</feed>".utf8)
+        let (content, apart) = try #require(try Self.split(data))
+        #expect(apart > 0)
+        #expect(content.items.count == 1_500)
+        #expect(FeedTapeTests.difference(.parsed(content), Self.one(data)) == nil)
+    }
+
+    @Test("where pieces do not fit, the calling thread reads on, and the podcast is the one read's")
+    func misfitsReadOn() throws {
+        let items = (0..<1_200).map { Self.item($0) }
+        let cases: [(String, Data)] = [
+            // A channel field after the items: one read sets it on the podcast.
+            ("a channel image after the items",
+             Self.feed(items.joined() + "<itunes:image href=\"https://example.org/late.png\"/><itunes:author>Late</itunes:author>\n")),
+            // "<item>" in notes near every meeting point: inside a CDATA section, not a tag.
+            ("<item> inside notes",
+             Self.feed(items.enumerated().map { $1 + ($0 % 40 == 0 ? "<item><title>x</title><description><![CDATA[\n<item> not a tag <item>\n" + String(repeating: "<item>", count: 30) + "]]></description><guid>c\($0)</guid><enclosure url=\"https://e.org/c.mp3\" type=\"audio/mpeg\"/></item>\n" : "") }.joined())),
+            // Items inside an element no rule knows: one read ignores them.
+            ("items wrapped in an unknown element",
+             Self.feed(items[..<300].joined() + "<wrapper>" + items[300...].joined() + "</wrapper>")),
+            // A namespace declared again halfway: the context there is another.
+            ("a namespace declared on the way",
+             Self.feed(items[..<600].joined() + "<itunes:block xmlns:itunes=\"http://www.itunes.com/dtds/podcast-1.0.dtd\">no</itunes:block>"
+                       + items[600...].joined())),
+            ("xml:base on the channel", Self.feed(items.joined(), channelAttributes: " xml:base=\"https://example.org/base/\"")),
+            // Two channels, the second with a base of its own: the same names, another context (its
+            // items' relative links resolve against its base), whichever thread reads them.
+            ("a second channel with its own xml:base",
+             Self.feed(items[..<200].joined() + "</channel><channel xml:base=\"https://other.example/\">"
+                       + (0..<1_000).map { Self.item($0).replacingOccurrences(of: "https://example.org/", with: "") }.joined())),
+            // The document breaks late: left to libxml2 (nil), as the one read leaves it.
+            ("a mismatched tag near the end", Self.feed(items.joined() + "<item><title>bad</titel></item>")),
+        ]
+        for (name, data) in cases {
+            let one = Self.one(data)
+            if let (content, _) = try Self.split(data) {
+                #expect(FeedTapeTests.difference(.parsed(content), one) == nil, "\(name)")
+            } else {
+                #expect(name == "a mismatched tag near the end", "\(name): the scan read it as one read")
+                #expect(FeedTapeTests.difference(one, FeedTapeTests.outcome(data, threads: .split, keepingSource: false)) == nil)
+            }
+        }
+        // The late image is the podcast's, as one read has it.
+        let late = try #require(try Self.split(cases[0].1))
+        #expect(late.content.artworkURL == "https://example.org/late.png")
+        #expect(late.content.author == "Late")
+    }
+
+    @Test("random feeds: pieces, CDATA, late fields and namespaces read as one read reads them")
+    func randomFeeds() throws {
+        var random = SplitMix64(seed: 15)
+        var splitApart = 0
+        for round in 0..<60 {
+            var body = ""
+            for n in 0..<Int.random(in: 200...900, using: &random) {
+                switch Int.random(in: 0..<100, using: &random) {
+                case 0: body += "<itunes:subtitle>late \(n)</itunes:subtitle>\n"
+                case 1: body += "<!-- <item> in a comment -->\n"
+                case 2: body += "<x:item xmlns:x=\"urn:x\"><title>not an item</title></x:item>\n"
+                case 3: body += Self.item(n, notes: "]]><![CDATA[<item>")
+                default: body += Self.item(n, notes: String(repeating: "words ", count: Int.random(in: 0...80, using: &random)))
+                }
+            }
+            let data = Self.feed(body)
+            let one = Self.one(data)
+            let (content, apart) = try #require(try Self.split(data), "round \(round)")
+            #expect(FeedTapeTests.difference(.parsed(content), one) == nil, "round \(round)")
+            splitApart += apart
+        }
+        #expect(splitApart > 0, "some rounds were read in pieces")
+    }
+}
