@@ -19,7 +19,8 @@ final class FeedFile {
     private(set) var head: [UInt8] = []
     private(set) var skippedLines = 0
     private let descriptor: Int32
-    private let buffer: UnsafeMutableRawBufferPointer
+    /// The chunk buffer, allocated at the first `next` (a file read whole never needs its megabyte).
+    private var buffer: UnsafeMutableRawBufferPointer?
     private var started = false
 
     /// The file could not be opened.
@@ -35,12 +36,11 @@ final class FeedFile {
         guard descriptor >= 0 else { throw OpenError(path: url.path, reason: String(cString: strerror(errno))) }
         var status = stat()
         size = fstat(descriptor, &status) == 0 ? Int(status.st_size) : 0
-        buffer = .allocate(byteCount: XMLEventStream.chunkSize, alignment: 16)
     }
 
     deinit {
         close(descriptor)
-        buffer.deallocate()
+        buffer?.deallocate()
     }
 
     /// The whole document (leading whitespace skipped, as `next` skips it) read straight into a buffer
@@ -75,6 +75,8 @@ final class FeedFile {
     /// The next chunk (valid until the next call), or nil at the end of the file or on a read error
     /// (the parser then sees a truncated document, which it reports).
     func next() -> UnsafeRawBufferPointer? {
+        let buffer = self.buffer ?? .allocate(byteCount: XMLEventStream.chunkSize, alignment: 16)
+        self.buffer = buffer
         while true {
             let count = read(descriptor, buffer.baseAddress, buffer.count)
             if count < 0, errno == EINTR { continue }
