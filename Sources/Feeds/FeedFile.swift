@@ -51,10 +51,13 @@ final class FeedFile {
         let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: size + 1, alignment: 16)
         var filled = 0
         while filled <= size {
-            let count = read(descriptor, buffer.baseAddress! + filled, size + 1 - filled)
+            let wanted = size + 1 - filled
+            let count = read(descriptor, buffer.baseAddress! + filled, wanted)
             if count < 0, errno == EINTR { continue }
             guard count > 0 else { break }
             filled += count
+            // A regular file reads short only at its end: no second call to be told so.
+            if count < wanted { break }
         }
         guard filled == size else {  // a read error, or the file changed size: not this way
             buffer.deallocate()
