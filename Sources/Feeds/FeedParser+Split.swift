@@ -102,6 +102,8 @@ final class SplitRead: @unchecked Sendable {
     // Set on the calling thread before the other thread starts; read by both after.
     private var started = false
     private var ended = false
+    /// Whether the calling thread reads on alone: the other thread is not to start.
+    private var closed = false
     private var context: XMLFastScan.Context?
     private var scopes: [FeedScope] = []
     private var baseURL: URL?
@@ -122,6 +124,9 @@ final class SplitRead: @unchecked Sendable {
     /// The calling thread is at the document's first item, in `context` and the rules' `scopes`: the
     /// other thread starts reading pieces in them, with builders like `builder`.
     func start(in context: XMLFastScan.Context, scopes: [FeedScope], builder: FeedBuilder) {
+        // Past a meeting point already (no item before it): this thread reads everything, changing the
+        // bytes the other would copy.
+        guard !closed else { return }
         started = true
         self.context = context
         self.scopes = scopes
@@ -180,7 +185,10 @@ final class SplitRead: @unchecked Sendable {
     /// piece, or through everything left when something does not fit), or stops with the pieces read
     /// apart appended to `handler`'s items.
     func arrive(in context: XMLFastScan.Context, handler: FeedEvents) -> XMLFastScan.Meeting.Arrival {
-        guard started else { return .readOn(Int.max) }
+        guard started else {
+            closed = true
+            return .readOn(Int.max)
+        }
         let state = handler.state
         guard context == self.context, state.walk.scopes == scopes, state.walk.capture == nil,
               state.builder.item == nil, state.builder.baseURL == baseURL else {
@@ -203,6 +211,7 @@ final class SplitRead: @unchecked Sendable {
     /// The pieces read apart are not wanted (or all are read): the other thread stops, and has when this
     /// returns (the calling thread may read on over the bytes it read).
     func callOff() {
+        closed = true
         guard started else { return }
         cancellation.cancel()
         waitForEnd()

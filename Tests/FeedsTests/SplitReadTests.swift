@@ -80,6 +80,10 @@ struct SplitReadTests {
             ("a second channel with its own xml:base",
              Self.feed(items[..<200].joined() + "</channel><channel xml:base=\"https://other.example/\">"
                        + (0..<1_000).map { Self.item($0).replacingOccurrences(of: "https://example.org/", with: "") }.joined())),
+            // No item before the first meeting point: read alone, the other thread never started.
+            ("the first item past the middle",
+             Self.feed("<description><![CDATA[" + String(repeating: "long channel notes ", count: 20_000) + "]]></description>\n"
+                       + items.joined())),
             // The document breaks late: left to libxml2 (nil), as the one read leaves it.
             ("a mismatched tag near the end", Self.feed(items.joined() + "<item><title>bad</titel></item>")),
         ]
