@@ -35,7 +35,7 @@ public enum FeedParser {
         /// As `tape`, every item with long notes handed to the `FinishingLine` as if the rules were
         /// always behind (which happens only now and then, as the threads' speeds go).
         case tapeHandingOver
-        /// A document the scan reads in two halves, each on a thread of its own (`FeedParser+Split`),
+        /// A document the scan reads in pieces on two threads (`FeedParser+Split`),
         /// whatever its size; one libxml2 reads as `tape`.
         case split
 
@@ -48,7 +48,7 @@ public enum FeedParser {
             }
         }
 
-        /// Whether a document of `size` bytes that the scan reads is read in two halves.
+        /// Whether a document of `size` bytes that the scan reads is read in pieces on two threads.
         func splits(size: Int) -> Bool {
             switch self {
             case .bySize: return size >= FeedTape.threshold

@@ -6,7 +6,9 @@ import Glibc
 #endif
 
 /// Splits a larger document's parse over two threads: libxml2's SAX pass on the parsing thread, the
-/// rules (`FeedEvents`: the walk, the builder, the items) on a thread of the tape's own.
+/// rules (`FeedEvents`: the walk, the builder, the items) on a thread of the tape's own. (A document
+/// `XMLFastScan` reads is read in pieces instead, each thread scanning and running the rules over its
+/// own: `SplitRead`.)
 ///
 /// The parsing thread only classifies each element's name (`NameCache`, pointer-cached) and copies the
 /// event — name, attributes, text — onto a tape, a segment at a time; the rules' thread replays each

@@ -39,13 +39,13 @@ extension XMLFastScan {
         }
     }
 
-    /// The scan's state between two tags: what the second half needs to start in, and what the first
-    /// half's state at the meeting point is compared against.
+    /// The scan's state between two tags: what a piece read elsewhere needs to start in, and what the
+    /// first piece's state at a meeting point is compared against.
     struct Context: Equatable {
         var open: [Open]
         var bindings: [Binding]
         /// The open elements' and bindings' names copied, and the two stacks over those copies: the
-        /// second half's buffer starts with them (its names are compared on its own bytes). Empty when
+        /// other pieces' buffers start with them (a piece compares names on its own bytes). Empty when
         /// not asked for.
         var header: [UInt8] = []
         var headerOpen: [Open] = []
@@ -54,7 +54,7 @@ extension XMLFastScan {
         static func == (a: Context, b: Context) -> Bool { a.open == b.open && a.bindings == b.bindings }
     }
 
-    /// The context now; `withHeader`, with the names copied for a second half.
+    /// The context now; `withHeader`, with the names copied for the other pieces.
     func context(withHeader: Bool) -> Context {
         var context = Context(open: Array(UnsafeBufferPointer(start: open, count: depth)), bindings: bindings)
         guard withHeader else { return context }

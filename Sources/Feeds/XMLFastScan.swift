@@ -68,13 +68,13 @@ struct XMLFastScan {
     /// libxml2's attribute layout: five pointers per attribute (local name, prefix, URI, value, value end).
     var attributes: UnsafeMutablePointer<UnsafePointer<UInt8>?>
     var attributeCapacity = 16
-    /// Where a split read's halves meet (`XMLFastScan+Split`): the offset of the `<` the second half
-    /// starts at (`Int.max`: no split), and who is told.
+    /// Where a split read's next piece starts (`XMLFastScan+Split`): the offset of its `<` (`Int.max`:
+    /// none), and who is told when the scan gets there.
     var meetAt = Int.max
     var meeting: Meeting?
     /// Whether the first start tag of the meeting's name is still to come (when the context is taken).
     var awaitsFirst = false
-    /// Whether the scan stopped where the second half starts.
+    /// Whether the scan stopped where a piece read elsewhere starts.
     var stoppedAtMeeting = false
 
     /// Documents up to this size are read whole and scanned; larger ones (which `FeedFile` reads a
@@ -124,8 +124,8 @@ struct XMLFastScan {
     /// handed over (the caller starts again). A handler that stops the stream (`XMLEventStream.stop`)
     /// ends the read there, which counts as read.
     ///
-    /// With `meeting`, the scan tells it where the second half of a split read starts and stops there
-    /// when it says so (`XMLFastScan+Split`).
+    /// With `meeting`, the scan tells it when it gets to where the next piece of a split read starts,
+    /// and stops there when told to (`XMLFastScan+Split`).
     static func read(_ document: UnsafeMutableRawBufferPointer, handler: XMLEventHandler, meeting: Meeting? = nil) -> Bool {
         guard document.count > 0, referencesAreReadable(UnsafeRawBufferPointer(document)) else { return false }
         let stream = XMLEventStream.scanning(handler: handler)
@@ -298,8 +298,7 @@ struct XMLFastScan {
     /// What each byte is to the scan, one bit per class: one load and one test per byte in the loops.
     static let nameStartClass: UInt8 = 1
     static let nameClass: UInt8 = 2  // not `:`, which names test for on its own
-    static let colonClass: UInt8 = 4
-    static let spaceClass: UInt8 = 8
+    static let spaceClass: UInt8 = 4
     // Written once, when first used, and only read after: safe to share.
     nonisolated(unsafe) static let byteClasses: UnsafePointer<UInt8> = {
         let table = UnsafeMutablePointer<UInt8>.allocate(capacity: 256)
@@ -308,7 +307,6 @@ struct XMLFastScan {
             var classes: UInt8 = 0
             if isNameStart(b) { classes |= nameStartClass }
             if isNameCharacter(b), b != UInt8(ascii: ":") { classes |= nameClass }
-            if b == UInt8(ascii: ":") { classes |= colonClass }
             if b == 0x20 || b == 0x0A || b == 0x09 || b == 0x0D { classes |= spaceClass }
             table[byte] = classes
         }
