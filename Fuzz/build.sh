@@ -8,7 +8,7 @@ flags=(-sanitize=fuzzer,address -parse-as-library -g -O -I "$out" -I Sources/CLi
 mkdir -p "$out"
 "$swiftc" "${flags[@]}" -module-name EarshotCore -emit-module -emit-module-path "$out/EarshotCore.swiftmodule" \
     -c $(find Sources/EarshotCore -name '*.swift' | sort) -wmo -o "$out/EarshotCore.o"  # in folders by concern
-"$swiftc" "${flags[@]}" -module-name Feeds -emit-module -emit-module-path "$out/Feeds.swiftmodule" \
+"$swiftc" "${flags[@]}" -enable-testing -module-name Feeds -emit-module -emit-module-path "$out/Feeds.swiftmodule" \
     -c Sources/Feeds/*.swift -wmo -o "$out/Feeds.o"
 "$swiftc" "${flags[@]}" -module-name FeedsFuzz Fuzz/FeedsFuzz/*.swift "$out/EarshotCore.o" "$out/Feeds.o" \
     -lxml2 -use-ld=lld -o "$out/feeds-fuzz"

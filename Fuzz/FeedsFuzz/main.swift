@@ -1,5 +1,5 @@
 import EarshotCore
-import Feeds
+@testable import Feeds
 import Foundation
 
 /// libFuzzer's entry point: every input is parsed as a feed (with everything `earshot parse --json`
@@ -15,10 +15,29 @@ public func fuzzOneInput(_ bytes: UnsafePointer<UInt8>, _ count: Int) -> CInt {
         _ = try? JSONEncoder().encode(document)
         _ = try? JSONEncoder().encode(content.items.map(\.details))
     }
+    // The same podcast (or the same error) however it is read: by libxml2 alone, and by the scan in
+    // pieces on two threads (`SplitRead`), as by the scan on one.
+    let one = outcome(data, base: base, threads: .one, reading: .scanningFirst)
+    if outcome(data, base: base, threads: .one, reading: .libxml2) != one { fatalError("the scan and libxml2 read it differently") }
+    if outcome(data, base: base, threads: .split, reading: .scanningFirst) != one { fatalError("read in pieces, it reads differently") }
     let notes = ShowNotes.sanitize(html: String(decoding: data, as: UTF8.self))
     check(notes)
     _ = try? JSONDecoder().decode([RichText].self, from: JSONEncoder().encode(notes))
     return 0
+}
+
+/// A parse's podcast, or its error as text.
+func outcome(_ data: Data, base: URL, threads: FeedParser.Threads, reading: FeedParser.Reading) -> Result<FeedContent, Failure> {
+    do {
+        return .success(try FeedParser.parse(data, baseURL: base, keepingItemsWithoutEnclosure: true, keepingSourceText: true,
+                                             threads: threads, reading: reading))
+    } catch {
+        return .failure(Failure(text: "\(error)"))
+    }
+}
+
+struct Failure: Error, Equatable {
+    let text: String
 }
 
 /// Sanitized notes must read back as a tree that writes the very same HTML again (what the sanitizer
