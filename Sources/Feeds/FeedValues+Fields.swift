@@ -20,9 +20,15 @@ extension FeedValues {
 
     /// `itunes:keywords`: comma-separated, each trimmed, empty ones dropped.
     static func keywords(bytes: UnsafeBufferPointer<UInt8>) -> [String] {
-        squashedWhitespace(bytes: bytes).split(separator: ",")
-            .map { String($0).trimmingASCIIWhitespace() }
-            .filter { !$0.isEmpty }
+        // Split on the bytes (a comma is never part of a longer UTF-8 sequence), each keyword squashed.
+        var keywords: [String] = []
+        var start = 0
+        for index in 0...bytes.count where index == bytes.count || bytes[index] == UInt8(ascii: ",") {
+            let keyword = squashedWhitespace(bytes: UnsafeBufferPointer(rebasing: bytes[start..<index]))
+            if !keyword.isEmpty { keywords.append(keyword) }
+            start = index + 1
+        }
+        return keywords
     }
 
     /// A whole number of at least `minimum` (`itunes:episode` 7, `podcast:season` 2); a decimal with no
