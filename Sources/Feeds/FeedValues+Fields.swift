@@ -1,4 +1,7 @@
 import FoundationEssentials
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// Readers for the small enumerated and numeric values of iTunes and Podcasting 2.0 tags.
 extension FeedValues {
@@ -67,7 +70,10 @@ extension FeedValues {
         if lastClose < 0 { return false }
         var index = 0
         while index + 1 < count {
-            guard text[index] == UInt8(ascii: "<"), isASCIILetter(text[index + 1]) else {
+            // Plain text (a summary) has no `<`: found by memchr, not byte by byte.
+            guard let found = memchr(text.baseAddress! + index, Int32(UInt8(ascii: "<")), count - 1 - index) else { return false }
+            index = UnsafeRawPointer(found) - UnsafeRawPointer(text.baseAddress!)
+            guard isASCIILetter(text[index + 1]) else {
                 index += 1
                 continue
             }

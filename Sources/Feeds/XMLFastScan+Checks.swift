@@ -91,8 +91,12 @@ extension XMLFastScan {
         var index = from
         while index < to {
             if index + 8 <= count {
+                // ASCII of characters XML allows: nothing at or above 0x80, nothing below 0x20 but tab,
+                // line feed and carriage return (a line of an indented feed is then one step or two).
                 let word = ByteWord.load(bytes, at: index)
-                if word & ByteWord.highs == 0, ByteWord.below(word, 0x20) == 0 {
+                let controls = ByteWord.below(word, 0x20)
+                    & ~(ByteWord.equal(word, 0x0A) | ByteWord.equal(word, 0x09) | ByteWord.equal(word, 0x0D))
+                if word & ByteWord.highs | controls == 0 {
                     index += 8
                     continue
                 }

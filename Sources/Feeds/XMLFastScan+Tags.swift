@@ -34,6 +34,17 @@ extension XMLFastScan {
         return end
     }
 
+    /// Where the whitespace at `start` ends: indentation (attributes a line each) eight spaces at a time.
+    @inline(__always)
+    func spacesEnd(from start: Int) -> Int {
+        var at = start
+        while at < count, isSpace(bytes[at]) {
+            at += 1
+            while at + 8 <= count, UnsafeRawPointer(bytes + at).loadUnaligned(as: UInt64.self) == 0x2020_2020_2020_2020 { at += 8 }
+        }
+        return at
+    }
+
     /// The closing quote of the value that starts at `start`, and whether the value holds anything to
     /// decode or normalize (`<`, `&`, tab, line feed, carriage return: what `attributeValue` works on; a
     /// byte below 0x20 also stops the quick look, and `checkText` fails any other before the event).
@@ -71,7 +82,7 @@ extension XMLFastScan {
         var selfClosing = false
         while true {
             let spaced = cursor < count && isSpace(bytes[cursor])
-            while cursor < count, isSpace(bytes[cursor]) { cursor += 1 }
+            cursor = spacesEnd(from: cursor)
             guard cursor < count else { throw Unsupported() }
             if bytes[cursor] == UInt8(ascii: ">") {
                 cursor += 1
@@ -199,9 +210,10 @@ extension XMLFastScan {
     }
 
     /// Whether an attribute is a namespace declaration: `xmlns` or `xmlns:p`.
+    @inline(__always)
     func isDeclaration(_ name: (prefix: Range<Int>?, local: Range<Int>)) -> Bool {
-        guard let prefix = name.prefix else { return bytes[name.local.lowerBound] == UInt8(ascii: "x") && spells(name.local, "xmlns") }
-        return bytes[prefix.lowerBound] == UInt8(ascii: "x") && spells(prefix, "xmlns")
+        let first = name.prefix ?? name.local
+        return first.count == 5 && bytes[first.lowerBound] == UInt8(ascii: "x") && spells(first, "xmlns")
     }
 
     /// An attribute value decoded in place; returns its end.

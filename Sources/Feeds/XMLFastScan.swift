@@ -250,8 +250,12 @@ struct XMLFastScan {
 
     /// Whether the bytes at `a` and `b` are the same (names: a prefix's or a local name's bytes, which
     /// a NUL written after them does not change).
+    @inline(__always)
     func same(_ a: Range<Int>, _ b: Range<Int>) -> Bool {
-        a.count == b.count && memcmp(bytes + a.lowerBound, bytes + b.lowerBound, a.count) == 0
+        // Names are short and mostly differ early: a call to memcmp only for names that might match.
+        guard a.count == b.count else { return false }
+        guard a.count > 0 else { return true }
+        return bytes[a.lowerBound] == bytes[b.lowerBound] && memcmp(bytes + a.lowerBound, bytes + b.lowerBound, a.count) == 0
     }
 
     func same(_ a: Range<Int>?, _ b: Range<Int>?) -> Bool {
