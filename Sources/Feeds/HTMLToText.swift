@@ -1,3 +1,7 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
 /// The converter behind `FeedValues.plainText(fromHTML:)`: one pass over the bytes.
 struct HTMLToText {
     let bytes: UnsafeBufferPointer<UInt8>
@@ -20,11 +24,12 @@ struct HTMLToText {
 
     static func containsMarkup(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
         var index = 0
-        while index + 1 < bytes.count {
-            if bytes[index] == UInt8(ascii: "<") {
-                let next = bytes[index + 1]
-                if isASCIILetter(next) || next == UInt8(ascii: "/") || next == UInt8(ascii: "!") { return true }
-            }
+        // Each `<` found by memchr: plain text (most summaries) has none.
+        while index + 1 < bytes.count,
+              let found = memchr(bytes.baseAddress! + index, Int32(UInt8(ascii: "<")), bytes.count - 1 - index) {
+            index = UnsafeRawPointer(found) - UnsafeRawPointer(bytes.baseAddress!)
+            let next = bytes[index + 1]
+            if isASCIILetter(next) || next == UInt8(ascii: "/") || next == UInt8(ascii: "!") { return true }
             index += 1
         }
         return false
