@@ -70,12 +70,21 @@ struct CDATASection: Equatable {
     /// The offset of the first `needle` in `bytes` at or after `from`: `memchr` for its first byte, then a
     /// compare (glibc's `memmem` is not in Swift's Glibc module).
     static func find(_ needle: [UInt8], in bytes: UnsafeRawBufferPointer, from: Int) -> Int? {
+        needle.withUnsafeBytes { find($0, in: bytes, from: from) }
+    }
+
+    /// The same for a literal (`"?>"`, `"]]>"`).
+    static func find(_ needle: StaticString, in bytes: UnsafeRawBufferPointer, from: Int) -> Int? {
+        needle.withUTF8Buffer { find(UnsafeRawBufferPointer($0), in: bytes, from: from) }
+    }
+
+    private static func find(_ needle: UnsafeRawBufferPointer, in bytes: UnsafeRawBufferPointer, from: Int) -> Int? {
         guard let base = bytes.baseAddress, let first = needle.first else { return nil }
         var index = from
         while bytes.count - index >= needle.count {
             guard let hit = memchr(base + index, Int32(first), bytes.count - index - needle.count + 1) else { return nil }
             let at = base.distance(to: UnsafeRawPointer(hit))
-            if needle.withUnsafeBytes({ memcmp(base + at, $0.baseAddress!, needle.count) }) == 0 { return at }
+            if memcmp(base + at, needle.baseAddress!, needle.count) == 0 { return at }
             index = at + 1
         }
         return nil

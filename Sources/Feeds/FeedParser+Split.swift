@@ -63,23 +63,20 @@ final class SplitRead: @unchecked Sendable {
     /// it (RSS), or else each such `<entry` (Atom); nil when it has neither after its first step.
     static func meetingPoints(_ document: UnsafeRawBufferPointer) -> MeetingPoints? {
         let pieces = min(maxPieces, max(2, document.count / pieceBytes))
-        for name in ["item", "entry"] {
-            let tag = Array("<\(name)".utf8)
+        for name in [Array("item".utf8), Array("entry".utf8)] {
+            let tag = [UInt8(ascii: "<")] + name
             var offsets: [Int] = []
             for step in 1..<pieces {
                 var at = max(document.count / pieces * step, (offsets.last ?? 0) + 1)
                 while let offset = CDATASection.find(tag, in: document, from: at) {
-                    let next = offset + tag.count
-                    guard next < document.count else { break }
-                    let byte = document[next]
-                    if byte == 0x20 || byte == 0x0A || byte == 0x09 || byte == 0x0D || byte == UInt8(ascii: ">") || byte == UInt8(ascii: "/") {
+                    if XMLFastScan.isTag(name, in: document, at: offset) {
                         offsets.append(offset)
                         break
                     }
                     at = offset + 1
                 }
             }
-            if !offsets.isEmpty { return MeetingPoints(offsets: offsets, name: Array(name.utf8)) }
+            if !offsets.isEmpty { return MeetingPoints(offsets: offsets, name: name) }
         }
         return nil
     }
@@ -154,10 +151,10 @@ final class SplitRead: @unchecked Sendable {
         events.cancellation = cancellation
         let isLast = piece == offsets.count
         let bytes = UnsafeRawBufferPointer(rebasing: document[offsets[piece - 1]..<(isLast ? document.count : offsets[piece])])
-        let startScopes = scopes
+        let scopes = scopes
         let read = XMLFastScan.readPiece(bytes, in: context, handler: events, ends: isLast ? nil : { end in
             end.open == context.headerOpen && end.bindings == context.headerBindings
-                && events.state.walk.scopes == startScopes && events.state.walk.capture == nil
+                && events.state.isBetweenItems(in: scopes, base: baseURL)
         })
         let walk = events.state.walk
         guard read, !cancellation.isCancelled, !walk.strayed, events.error == nil, events.state.builder.item == nil,
@@ -189,9 +186,7 @@ final class SplitRead: @unchecked Sendable {
             closed = true
             return .readOn(Int.max)
         }
-        let state = handler.state
-        guard context == self.context, state.walk.scopes == scopes, state.walk.capture == nil,
-              state.builder.item == nil, state.builder.baseURL == baseURL else {
+        guard context == self.context, handler.state.isBetweenItems(in: scopes, base: baseURL) else {
             callOff()
             return .readOn(Int.max)
         }

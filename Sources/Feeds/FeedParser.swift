@@ -234,6 +234,12 @@ final class FeedEvents: XMLEventHandler {
             walk.end(source: element, builder: &builder)
         }
 
+        /// Whether the rules stand between two items in `scopes`, `base` the base for links: where a split
+        /// read's pieces start and end (`SplitRead`).
+        func isBetweenItems(in scopes: [FeedScope], base: URL?) -> Bool {
+            walk.scopes == scopes && walk.capture == nil && builder.item == nil && builder.baseURL == base
+        }
+
         mutating func characters(_ text: UnsafeBufferPointer<UInt8>) {
             if walk.capture != nil { walk.text.append(contentsOf: text) }
         }

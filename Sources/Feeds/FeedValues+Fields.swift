@@ -1,7 +1,4 @@
 import FoundationEssentials
-#if canImport(Glibc)
-import Glibc
-#endif
 
 /// Readers for the small enumerated and numeric values of iTunes and Podcasting 2.0 tags.
 extension FeedValues {
@@ -71,8 +68,8 @@ extension FeedValues {
         var index = 0
         while index + 1 < count {
             // Plain text (a summary) has no `<`: found by memchr, not byte by byte.
-            guard let found = memchr(text.baseAddress! + index, Int32(UInt8(ascii: "<")), count - 1 - index) else { return false }
-            index = UnsafeRawPointer(found) - UnsafeRawPointer(text.baseAddress!)
+            guard let less = text.nextIndex(of: UInt8(ascii: "<"), from: index), less + 1 < count else { return false }
+            index = less
             guard isASCIILetter(text[index + 1]) else {
                 index += 1
                 continue

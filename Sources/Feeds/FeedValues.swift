@@ -1,3 +1,7 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
 /// Readers for the loosely formatted values feeds carry: durations, dates, HTML show notes, links.
 ///
 /// Each has a `String` entry point for callers and a byte-buffer one the parser uses on libxml2's text
@@ -29,6 +33,14 @@ extension UnsafeBufferPointer<UInt8> {
 
     /// True when every byte is ASCII whitespace (or there are none).
     var isBlank: Bool { trimmedRange().isEmpty }
+
+    /// The index of the next `byte` at or after `start`, or nil (libc's `memchr`, which reads many bytes
+    /// at a time: attribute values, skipped content and plain text are long).
+    func nextIndex(of byte: UInt8, from start: Int) -> Int? {
+        guard start < count, let base = baseAddress else { return nil }
+        guard let found = memchr(base + start, Int32(byte), count - start) else { return nil }
+        return UnsafeRawPointer(found) - UnsafeRawPointer(base)
+    }
 }
 
 extension StringProtocol {

@@ -49,7 +49,7 @@ struct AttributeScan {
                 guard cursor < count else { return nil }
                 let quote = bytes[cursor]
                 if quote == UInt8(ascii: "\"") || quote == UInt8(ascii: "'") {
-                    guard let close = HTMLSanitizer.find(quote, in: bytes, from: cursor + 1) else { return nil }
+                    guard let close = bytes.nextIndex(of: quote, from: cursor + 1) else { return nil }
                     value = cursor + 1..<close
                     cursor = close + 1
                 } else {
@@ -97,7 +97,7 @@ extension HTMLSanitizer {
         let value = UnsafeBufferPointer(rebasing: bytes[..<range.upperBound])
         while cursor < range.upperBound {
             // What comes before the next reference is copied in one go.
-            let ampersand = HTMLSanitizer.find(UInt8(ascii: "&"), in: value, from: cursor) ?? range.upperBound
+            let ampersand = value.nextIndex(of: UInt8(ascii: "&"), from: cursor) ?? range.upperBound
             out.append(contentsOf: UnsafeBufferPointer(rebasing: value[cursor..<ampersand]))
             cursor = ampersand
             guard cursor < range.upperBound else { break }

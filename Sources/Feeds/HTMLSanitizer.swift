@@ -251,14 +251,6 @@ struct HTMLSanitizer {
 
     /// The index of the next `byte` at or after `start`, or nil.
     func next(_ byte: UInt8, from start: Int) -> Int? {
-        Self.find(byte, in: bytes, from: start)
-    }
-
-    /// The index of the next `byte` in `bytes` at or after `start`, or nil (libc's `memchr`, which reads
-    /// many bytes at a time: attribute values and skipped content are long).
-    static func find(_ byte: UInt8, in bytes: UnsafeBufferPointer<UInt8>, from start: Int) -> Int? {
-        guard start < bytes.count, let base = bytes.baseAddress else { return nil }
-        guard let found = memchr(base + start, Int32(byte), bytes.count - start) else { return nil }
-        return UnsafeRawPointer(found) - UnsafeRawPointer(base)
+        bytes.nextIndex(of: byte, from: start)
     }
 }

@@ -1,7 +1,3 @@
-#if canImport(Glibc)
-import Glibc
-#endif
-
 /// The converter behind `FeedValues.plainText(fromHTML:)`: one pass over the bytes.
 struct HTMLToText {
     let bytes: UnsafeBufferPointer<UInt8>
@@ -25,9 +21,8 @@ struct HTMLToText {
     static func containsMarkup(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
         var index = 0
         // Each `<` found by memchr: plain text (most summaries) has none.
-        while index + 1 < bytes.count,
-              let found = memchr(bytes.baseAddress! + index, Int32(UInt8(ascii: "<")), bytes.count - 1 - index) {
-            index = UnsafeRawPointer(found) - UnsafeRawPointer(bytes.baseAddress!)
+        while let less = bytes.nextIndex(of: UInt8(ascii: "<"), from: index), less + 1 < bytes.count {
+            index = less
             let next = bytes[index + 1]
             if isASCIILetter(next) || next == UInt8(ascii: "/") || next == UInt8(ascii: "!") { return true }
             index += 1
@@ -173,7 +168,7 @@ struct HTMLToText {
             if byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "'") {
                 let isDouble = byte == UInt8(ascii: "\"")
                 if !(isDouble ? noMoreDoubleQuote : noMoreSingleQuote) {
-                    if let close = HTMLSanitizer.find(byte, in: bytes, from: cursor + 1) {
+                    if let close = bytes.nextIndex(of: byte, from: cursor + 1) {
                         cursor = close + 1
                         continue
                     }

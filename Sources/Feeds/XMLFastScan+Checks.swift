@@ -51,8 +51,7 @@ extension XMLFastScan {
         func literal(from: Int) -> (start: Int, end: Int) {
             var at = from + 1
             // `!` is rare in markup, `<` is everywhere: look for the one, then before it for the other.
-            while at < count, let found = memchr(base + at, Int32(UInt8(ascii: "!")), count - at) {
-                let bang = UnsafeRawPointer(found) - UnsafeRawPointer(base)
+            while let bang = bytes.nextIndex(of: UInt8(ascii: "!"), from: at) {
                 guard base[bang - 1] == UInt8(ascii: "<") else {
                     at = bang + 1
                     continue
@@ -64,8 +63,7 @@ extension XMLFastScan {
         }
         var next = literal(from: 0)
         var at = 0
-        while at < count, let found = memchr(base + at, Int32(UInt8(ascii: "&")), count - at) {
-            let ampersand = UnsafeRawPointer(found) - UnsafeRawPointer(base)
+        while let ampersand = bytes.nextIndex(of: UInt8(ascii: "&"), from: at) {
             // Past the sections that end before it (an `&` is looked for once, however many sections
             // lie between it and the last).
             while ampersand > next.start, ampersand >= next.end { next = literal(from: next.end) }

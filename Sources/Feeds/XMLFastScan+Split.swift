@@ -80,10 +80,17 @@ extension XMLFastScan {
 
     /// Whether a start tag of `name` (unprefixed) is at `at`.
     func isTag(_ name: [UInt8], at: Int) -> Bool {
+        Self.isTag(name, in: UnsafeRawBufferPointer(document), at: at)
+    }
+
+    /// Whether a start tag of `name` (unprefixed) is at `at` of `bytes`: `<`, the name, then a space,
+    /// `>` or `/` (what also finds a split read's meeting points).
+    static func isTag(_ name: [UInt8], in bytes: UnsafeRawBufferPointer, at: Int) -> Bool {
         let end = at + 1 + name.count
-        guard end < count, bytes[at] == UInt8(ascii: "<") else { return false }
-        guard name.withUnsafeBufferPointer({ memcmp(bytes + at + 1, $0.baseAddress!, name.count) }) == 0 else { return false }
-        return isSpace(bytes[end]) || bytes[end] == UInt8(ascii: ">") || bytes[end] == UInt8(ascii: "/")
+        guard end < bytes.count, bytes[at] == UInt8(ascii: "<") else { return false }
+        guard name.withUnsafeBytes({ memcmp(bytes.baseAddress! + at + 1, $0.baseAddress!, name.count) }) == 0 else { return false }
+        let after = bytes[end]
+        return byteClasses[Int(after)] & spaceClass != 0 || after == UInt8(ascii: ">") || after == UInt8(ascii: "/")
     }
 
     /// A piece of a split read: `piece` (the document from a meeting point on, to the next or to its

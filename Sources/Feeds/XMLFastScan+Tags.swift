@@ -34,17 +34,6 @@ extension XMLFastScan {
         return end
     }
 
-    /// Where the whitespace at `start` ends: indentation (attributes a line each) eight spaces at a time.
-    @inline(__always)
-    func spacesEnd(from start: Int) -> Int {
-        var at = start
-        while at < count, isSpace(bytes[at]) {
-            at += 1
-            while at + 8 <= count, UnsafeRawPointer(bytes + at).loadUnaligned(as: UInt64.self) == 0x2020_2020_2020_2020 { at += 8 }
-        }
-        return at
-    }
-
     /// The closing quote of the value that starts at `start`, and whether the value holds anything to
     /// decode or normalize (`<`, `&`, tab, line feed, carriage return: what `attributeValue` works on; a
     /// byte below 0x20 also stops the quick look, and `checkText` fails any other before the event).
@@ -63,9 +52,7 @@ extension XMLFastScan {
             }
             at += 8
         }
-        guard let found = memchr(bytes + at, Int32(quote), count - at) else { return nil }
-        let end = UnsafeMutablePointer<UInt8>(found.assumingMemoryBound(to: UInt8.self)) - bytes
-        return (end, false)
+        return document.nextIndex(of: quote, from: at).map { ($0, false) }
     }
 
     mutating func startTag() throws {
@@ -97,10 +84,10 @@ extension XMLFastScan {
             guard spaced else { throw Unsupported() }
             let name = try qualifiedName(from: cursor)
             cursor = name.local.upperBound
-            while cursor < count, isSpace(bytes[cursor]) { cursor += 1 }
+            cursor = spacesEnd(from: cursor)
             guard cursor < count, bytes[cursor] == UInt8(ascii: "=") else { throw Unsupported() }
             cursor += 1
-            while cursor < count, isSpace(bytes[cursor]) { cursor += 1 }
+            cursor = spacesEnd(from: cursor)
             guard cursor < count, bytes[cursor] == 0x22 || bytes[cursor] == 0x27 else { throw Unsupported() }
             let quote = bytes[cursor]
             let valueStart = cursor + 1
@@ -259,7 +246,7 @@ extension XMLFastScan {
         let (prefix, local) = try qualifiedName(from: start)
         guard same(local, top.local), same(prefix, top.prefix) else { throw Unsupported() }
         var cursor = local.upperBound
-        while cursor < count, isSpace(bytes[cursor]) { cursor += 1 }
+        cursor = spacesEnd(from: cursor)
         guard cursor < count, bytes[cursor] == UInt8(ascii: ">") else { throw Unsupported() }
         index = cursor + 1
         try validate(through: index)

@@ -10,17 +10,17 @@ extension XMLFastScan {
         guard index < count || meetAt == count else { throw Unsupported() }
         let start = index
         let less = nextMarkup(from: index)
-        if less >= meetAt {
-            // A split read's meeting point: reached as markup here, or passed inside a CDATA section
-            // or comment (the piece after it then started in the wrong place).
-            guard less == meetAt else {
-                meetAt = Int.max
-                meeting?.passed()
-                return
-            }
-            try validate(through: less)
-            if less > start { try text(start..<less) }
-            index = less
+        if less > meetAt {
+            // A split read's meeting point passed inside a CDATA section or comment (the piece after it
+            // started in the wrong place): said before any byte after it is changed.
+            meetAt = Int.max
+            meeting?.passed()
+        }
+        try validate(through: less)
+        if less > start { try text(start..<less) }
+        index = less
+        if less == meetAt {
+            // A split read's meeting point, reached as markup.
             meetAt = Int.max
             switch meeting?.reached(context(withHeader: false)) {
             case .stop?:
@@ -31,11 +31,7 @@ extension XMLFastScan {
             case nil:
                 break
             }
-            guard index < count else { throw Unsupported() }
         }
-        try validate(through: less)
-        if less > start { try text(start..<less) }
-        index = less
         guard index < count else { throw Unsupported() }
         let next = index + 1 < count ? bytes[index + 1] : 0
         switch next {
@@ -58,8 +54,7 @@ extension XMLFastScan {
             if less != 0 { return at + (less.trailingZeroBitCount >> 3) }
             at += 8
         }
-        guard let found = memchr(bytes + at, Int32(UInt8(ascii: "<")), count - at) else { return count }
-        return UnsafeMutablePointer<UInt8>(found.assumingMemoryBound(to: UInt8.self)) - bytes
+        return document.nextIndex(of: UInt8(ascii: "<"), from: at) ?? count
     }
 
     /// Character data: references decoded, line ends made line feeds, in place.

@@ -278,23 +278,27 @@ struct XMLFastScan {
         }
     }
 
+    /// The document's bytes as a buffer.
+    var document: UnsafeBufferPointer<UInt8> { UnsafeBufferPointer(start: bytes, count: count) }
+
     /// The first `literal` at or after `from`.
     func find(_ literal: StaticString, from: Int) -> Int? {
-        literal.withUTF8Buffer { text -> Int? in
-            var at = from
-            while at + text.count <= count {
-                guard let found = memchr(bytes + at, Int32(text[0]), count - at) else { return nil }
-                let position = UnsafeMutablePointer<UInt8>(found.assumingMemoryBound(to: UInt8.self)) - bytes
-                guard position + text.count <= count else { return nil }
-                if memcmp(bytes + position, text.baseAddress!, text.count) == 0 { return position }
-                at = position + 1
-            }
-            return nil
-        }
+        CDATASection.find(literal, in: UnsafeRawBufferPointer(document), from: from)
     }
 
     mutating func skipSpaces() {
-        while index < count, isSpace(bytes[index]) { index += 1 }
+        index = spacesEnd(from: index)
+    }
+
+    /// Where the whitespace at `start` ends: indentation (attributes a line each) eight spaces at a time.
+    @inline(__always)
+    func spacesEnd(from start: Int) -> Int {
+        var at = start
+        while at < count, isSpace(bytes[at]) {
+            at += 1
+            while at + 8 <= count, UnsafeRawPointer(bytes + at).loadUnaligned(as: UInt64.self) == 0x2020_2020_2020_2020 { at += 8 }
+        }
+        return at
     }
 
     @inline(__always) func isSpace(_ byte: UInt8) -> Bool { classes[Int(byte)] & Self.spaceClass != 0 }

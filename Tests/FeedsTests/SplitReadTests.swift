@@ -102,6 +102,27 @@ struct SplitReadTests {
         #expect(late.content.author == "Late")
     }
 
+    @Test("a scan told of meeting points it reads on through hands over the events it gives without them")
+    func readingOnChangesNoEvent() throws {
+        // Text before each meeting point, references in it: handed over, and decoded in place, once.
+        let bytes = [UInt8](Self.feed((0..<2_000).map { "a &amp;lt; b &#38;amp;\n" + Self.item($0) }.joined()))
+        let plain = try #require(XMLFastScanTests.scanned(bytes))
+        let points = try #require(bytes.withUnsafeBytes { SplitRead.meetingPoints($0) })
+        #expect(points.offsets.count > 1)
+        var copy = bytes
+        let recorder = XMLFastScanTests.Recorder()
+        var arrivals = 0
+        let meeting = XMLFastScan.Meeting(offset: points.offsets[0], name: points.name, first: { _ in }, reached: { _ in
+            arrivals += 1
+            return .readOn(arrivals < points.offsets.count ? points.offsets[arrivals] : Int.max)
+        }, passed: {})
+        let read = copy.withUnsafeMutableBytes { XMLFastScan.read($0, handler: recorder, meeting: meeting) }
+        recorder.flush()
+        #expect(read)
+        #expect(arrivals == points.offsets.count, "every meeting point reached")
+        #expect(recorder.events == plain)
+    }
+
     @Test("random feeds: pieces, CDATA, late fields and namespaces read as one read reads them")
     func randomFeeds() throws {
         var random = SplitMix64(seed: 15)

@@ -46,7 +46,7 @@ private struct HTMLTranscriptReader {
     }
 
     mutating func run() {
-        while index < bytes.count, !list.isFull, let open = HTMLSanitizer.find(UInt8(ascii: "<"), in: bytes, from: index) {
+        while index < bytes.count, !list.isFull, let open = bytes.nextIndex(of: UInt8(ascii: "<"), from: index) {
             guard let (element, closing, after) = tag(at: open) else {
                 if scanner.noMoreTagEnd, open + 1 < bytes.count, Self.opensTag(bytes[open + 1]) {
                     // The document ends inside this tag: a browser drops it, and so does this.

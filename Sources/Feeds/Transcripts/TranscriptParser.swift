@@ -74,8 +74,8 @@ extension TranscriptParser {
     private static func decode(_ all: UnsafeBufferPointer<UInt8>) -> String? {
         let hasBOM = all.count >= 3 && all[0] == 0xEF && all[1] == 0xBB && all[2] == 0xBF
         let bytes = UnsafeBufferPointer(rebasing: all[(hasBOM ? 3 : 0)...])
-        if HTMLSanitizer.find(0, in: bytes, from: 0) != nil { return nil }
-        let hasCR = HTMLSanitizer.find(0x0D, in: bytes, from: 0) != nil
+        if bytes.nextIndex(of: 0, from: 0) != nil { return nil }
+        let hasCR = bytes.nextIndex(of: 0x0D, from: 0) != nil
         if !hasCR, UTF8Check.isValid(bytes) { return String(decoding: bytes, as: UTF8.self) }
         var out: [UInt8] = []
         out.reserveCapacity(bytes.count + bytes.count / 8)
