@@ -65,4 +65,43 @@ struct ByteWordTests {
         }
         return cursor
     }
+
+    /// `XMLFastScan.checkText` takes sixteen or eight ASCII bytes a step: it must fail exactly the texts
+    /// a reading one character at a time fails (not UTF-8, a control character but tab, line feed and
+    /// carriage return, U+FFFE or U+FFFF), wherever the bad byte falls in a step, and when it passes it
+    /// must have checked at least up to where it was asked to.
+    @Test func checkTextFailsExactlyWhatACharacterAtATimeReadingFails() {
+        let letters = Array("abc xyz<>&\"".utf8) + [0x09, 0x0A, 0x0D]
+        let rare: [[UInt8]] = [[0x01], [0x0B], [0x1F], [0x7F], [0xC3, 0xA9], [0xE2, 0x80, 0x94], [0xF0, 0x9F, 0x8E, 0xA7],
+                               [0xEF, 0xBF, 0xBE], [0xEF, 0xBF, 0xBF], [0xED, 0xA0, 0x80], [0xC0, 0xAF], [0x80], [0xFF], [0xE2, 0x80]]
+        var generator = SplitMix64(seed: 16)
+        var passed = 0, failed = 0
+        for _ in 0..<20_000 {
+            var bytes: [UInt8] = []
+            let length = Int(generator.next() % 64) + 1
+            while bytes.count < length {
+                let pick = generator.next()
+                if pick % 100 < 97 { bytes.append(letters[Int(pick / 100 % UInt64(letters.count))]) }
+                else { bytes += rare[Int(pick / 100 % UInt64(rare.count))] }
+            }
+            let from = Int(generator.next() % UInt64(bytes.count))
+            let reached = bytes.withUnsafeBytes { XMLFastScan.checkText($0, from: from, to: bytes.count) }
+            let valid = Self.isXMLText(bytes[from...])
+            #expect((reached != nil) == valid, "\(bytes[from...].map { String($0, radix: 16) })")
+            if let reached { #expect(reached == bytes.count) }
+            if valid { passed += 1 } else { failed += 1 }
+        }
+        #expect(passed > 2_000 && failed > 2_000, "both outcomes are exercised: \(passed) passed, \(failed) failed")
+    }
+
+    /// XML 1.0's characters (`Char`: tab, line feed, carriage return, U+0020–U+D7FF, U+E000–U+FFFD,
+    /// U+10000 and up), read one at a time from valid UTF-8.
+    static func isXMLText(_ bytes: ArraySlice<UInt8>) -> Bool {
+        guard let text = String(validating: bytes, as: UTF8.self) else { return false }
+        return text.unicodeScalars.allSatisfy { scalar in
+            let value = scalar.value
+            return value == 0x09 || value == 0x0A || value == 0x0D || (value >= 0x20 && value <= 0xD7FF)
+                || (value >= 0xE000 && value <= 0xFFFD) || value >= 0x10000
+        }
+    }
 }
