@@ -54,8 +54,10 @@ extension HTMLSanitizer {
         let count = bytes.count
         if cursor < count, bytes[cursor] == UInt8(ascii: ">") { index = cursor + 1; return }
         if matches("->", at: cursor) { index = cursor + 2; return }
-        while cursor + 2 < count {
-            if bytes[cursor] == UInt8(ascii: "-"), bytes[cursor + 1] == UInt8(ascii: "-") {
+        // From one `-` to the next (memchr): comments are mostly text without any.
+        while let dash = next(UInt8(ascii: "-"), from: cursor), dash + 2 < count {
+            cursor = dash
+            if bytes[cursor + 1] == UInt8(ascii: "-") {
                 if bytes[cursor + 2] == UInt8(ascii: ">") { index = cursor + 3; return }
                 if matches("!>", at: cursor + 2) { index = cursor + 4; return }
             }
