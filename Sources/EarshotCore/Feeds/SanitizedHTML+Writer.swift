@@ -47,14 +47,14 @@ extension SanitizedHTML {
         /// `<tag>`, the name given as a literal (the sanitizer's element names: no `String` to unpack).
         public mutating func open(_ tag: StaticString) {
             bytes.append(UInt8(ascii: "<"))
-            tag.withUTF8Buffer { bytes.append(contentsOf: $0) }
+            tag.withUTF8Buffer { appendBytes($0) }
             bytes.append(UInt8(ascii: ">"))
         }
 
         /// `<tag name="value">` with the value as UTF-8 bytes (a link's address, straight from the notes).
         public mutating func open(_ tag: StaticString, _ name: StaticString, _ value: UnsafeBufferPointer<UInt8>) {
             bytes.append(UInt8(ascii: "<"))
-            tag.withUTF8Buffer { bytes.append(contentsOf: $0) }
+            tag.withUTF8Buffer { appendBytes($0) }
             attribute(name, value)
             bytes.append(UInt8(ascii: ">"))
         }
@@ -64,7 +64,7 @@ extension SanitizedHTML {
         public mutating func open(_ tag: StaticString, _ name: StaticString, _ value: UnsafeBufferPointer<UInt8>,
                                   _ name2: StaticString, _ value2: UnsafeBufferPointer<UInt8>) {
             bytes.append(UInt8(ascii: "<"))
-            tag.withUTF8Buffer { bytes.append(contentsOf: $0) }
+            tag.withUTF8Buffer { appendBytes($0) }
             attribute(name, value)
             attribute(name2, value2)
             bytes.append(UInt8(ascii: ">"))
@@ -74,13 +74,13 @@ extension SanitizedHTML {
         public mutating func close(_ tag: StaticString) {
             bytes.append(UInt8(ascii: "<"))
             bytes.append(UInt8(ascii: "/"))
-            tag.withUTF8Buffer { bytes.append(contentsOf: $0) }
+            tag.withUTF8Buffer { appendBytes($0) }
             bytes.append(UInt8(ascii: ">"))
         }
 
         private mutating func attribute(_ name: StaticString, _ value: UnsafeBufferPointer<UInt8>) {
             bytes.append(0x20)
-            name.withUTF8Buffer { bytes.append(contentsOf: $0) }
+            name.withUTF8Buffer { appendBytes($0) }
             bytes.append(UInt8(ascii: "="))
             bytes.append(UInt8(ascii: "\""))
             appendEscaped(buffer: value, quote: true)
@@ -104,6 +104,18 @@ extension SanitizedHTML {
             bytes.append(UInt8(ascii: ">"))
         }
 
+        /// Appends `source`: a few bytes one at a time (a tag or attribute name, an entity, a word: each
+        /// `append(contentsOf:)` cost a hundred-odd instructions of set-up, more than the bytes it
+        /// copied), longer runs in one copy.
+        @inline(__always)
+        private mutating func appendBytes(_ source: UnsafeBufferPointer<UInt8>) {
+            if source.count <= 8 {
+                for byte in source { bytes.append(byte) }
+            } else {
+                bytes.append(contentsOf: source)
+            }
+        }
+
         /// A name's bytes as they are (a copy of contiguous UTF-8, not a walk over `String.UTF8View`).
         private mutating func append(_ name: String) {
             var name = name
@@ -125,7 +137,7 @@ extension SanitizedHTML {
         /// has already looked at one by one, copied without a second look.
         public mutating func text(escaped text: UnsafeBufferPointer<UInt8>) {
             assert(!text.contains { $0 == UInt8(ascii: "&") || $0 == UInt8(ascii: "<") || $0 == UInt8(ascii: ">") })
-            bytes.append(contentsOf: text)
+            appendBytes(text)
         }
 
         /// One byte of text (UTF-8), escaped.
@@ -210,12 +222,12 @@ extension SanitizedHTML {
                     index += 1
                     continue
                 }
-                if index > runStart { bytes.append(contentsOf: UnsafeBufferPointer(rebasing: buffer[runStart..<index])) }
-                entity.withUTF8Buffer { bytes.append(contentsOf: $0) }
+                if index > runStart { appendBytes(UnsafeBufferPointer(rebasing: buffer[runStart..<index])) }
+                entity.withUTF8Buffer { appendBytes($0) }
                 index += 1
                 runStart = index
             }
-            if count > runStart { bytes.append(contentsOf: UnsafeBufferPointer(rebasing: buffer[runStart...])) }
+            if count > runStart { appendBytes(UnsafeBufferPointer(rebasing: buffer[runStart...])) }
         }
     }
 }
