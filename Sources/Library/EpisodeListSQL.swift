@@ -45,19 +45,42 @@ enum EpisodeListSQL {
         }
     }
 
-    /// The id of the episode just before `offset` (?3 binds offset − 1) in the list `query` asks for: an
-    /// index walk that reads no skipped row's fields, so a page at an offset is the keyset page after that
-    /// episode (`OFFSET` on the full statement read every skipped row: 5.5 ms for 59,000). Only the id,
-    /// which every index holds: asking for the anchor's other columns here read each skipped episode's
-    /// row as well (3.3 ms for 59,000 rows, 1.9 ms for the id alone); `anchor` reads them for the one found.
-    static func anchorBefore(_ query: EpisodeQuery) -> String {
+    /// The reverse of `order(sort)`, row for row: every sort ends in the id, so the order is total and
+    /// the row at position k from the end is the one at position k in this order (NULLs first where the
+    /// forward order puts them last, and the other way round).
+    static func reversedOrder(_ sort: EpisodeQuery.Sort) -> String {
+        switch sort {
+        case .newest: "e.published ASC, e.id ASC"
+        case .oldest: "e.published DESC NULLS FIRST, e.id DESC"
+        case .shortest: "e.duration <= 0 DESC, e.duration DESC, e.id DESC"
+        case .longest: "e.duration ASC, e.id ASC"
+        }
+    }
+
+    /// How many episodes the list `query` asks for holds, when that is known without walking it: a list
+    /// without a filter counts its podcasts' `episode_counts` (subscribed ones only; ?1 the podcast).
+    /// Nil for a filtered list: its length would take a walk.
+    static func total(_ query: EpisodeQuery) -> String? {
+        guard query.filter == nil else { return nil }
+        return query.podcast == nil
+            ? "SELECT coalesce(sum(c.total), 0) FROM episode_counts c JOIN podcasts p ON p.id = c.podcast_id WHERE p.subscribed = 1"
+            : "SELECT coalesce((SELECT c.total FROM episode_counts c JOIN podcasts p ON p.id = c.podcast_id WHERE c.podcast_id = ?1 AND p.subscribed = 1), 0)"
+    }
+
+    /// The id of the episode just before an offset in the list `query` asks for, `?3` rows in from the
+    /// start, or from the end with `fromEnd` (`AnchorWalk`): an index walk that reads no skipped row's
+    /// fields, so a page at an offset is the keyset page after that episode (`OFFSET` on the full
+    /// statement read every skipped row: 5.5 ms for 59,000). Only the id, which every index holds:
+    /// asking for the anchor's other columns here read each skipped episode's row as well (3.3 ms for
+    /// 59,000 rows, 1.9 ms for the id alone); `anchor` reads them for the one found.
+    static func anchorBefore(_ query: EpisodeQuery, fromEnd: Bool = false) -> String {
         var conditions = ["p.subscribed = 1"]
         if query.podcast != nil { conditions.append("e.podcast_id = ?1") }
         if let filter = query.filter { conditions.append(condition(filter)) }
         let join = query.podcast == nil ? "CROSS JOIN" : "JOIN"
         return """
             SELECT e.id FROM episodes e \(join) podcasts p ON p.id = e.podcast_id
-            WHERE \(conditions.joined(separator: " AND ")) ORDER BY \(order(query.sort)) LIMIT 1 OFFSET ?3
+            WHERE \(conditions.joined(separator: " AND ")) ORDER BY \(fromEnd ? reversedOrder(query.sort) : order(query.sort)) LIMIT 1 OFFSET ?3
             """
     }
 

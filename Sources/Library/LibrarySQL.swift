@@ -6,7 +6,7 @@ enum LibrarySQL {
     /// which are NULL (not decoded) for the usual feed that had nothing to recover from.
     static let podcastFields = """
         p.id, p.feed_url, p.title, p.author, p.summary, p.artwork_url, p.link,
-        (SELECT count(*) FROM episodes e WHERE e.podcast_id = p.id),
+        coalesce((SELECT c.total FROM episode_counts c WHERE c.podcast_id = p.id), 0),
         p.status, p.last_error, p.refreshed_at, p.warnings_json
         """
     /// Unsubscribed podcasts stay in the table (their episodes keep the listener's progress) but

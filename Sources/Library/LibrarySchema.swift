@@ -38,6 +38,9 @@ enum LibrarySchema {
         migrator.register("v12-listening-log") { db in
             try db.execute(listening) // LibrarySchema+Listening.swift
         }
+        migrator.register("v13-episode-counts") { db in
+            try db.execute(episodeCounts) // LibrarySchema+Counts.swift
+        }
         return migrator
     }()
 

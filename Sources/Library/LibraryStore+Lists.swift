@@ -21,8 +21,7 @@ extension LibraryStore {
         // or else found by an index walk.
         let version = query.after == nil ? try libraryVersion() : nil
         let anchor = try query.after.map(anchor(of:)) ?? (query.offset > 0
-            ? (version.flatMap { pageEnds.anchor(query, offset: query.offset, at: $0) }
-                ?? database.fetchOne(EpisodeListSQL.anchorBefore(query), [query.podcast ?? 0, 1, query.offset - 1]) { $0.int64(at: 0) })
+            ? (version.flatMap { pageEnds.anchor(query, offset: query.offset, at: $0) } ?? walkToAnchor(query))
                 .flatMap(anchor(of:))
             : nil)
         if query.after != nil || query.offset > 0 {
@@ -38,6 +37,17 @@ extension LibraryStore {
             pageEnds.record(query, offset: query.offset + query.limit, id: rows[query.limit - 1].id, at: version)
         }
         return EpisodePage(episodes: Array(rows.prefix(query.limit)), more: rows.count > query.limit)
+    }
+
+    /// The id of the episode just before `query.offset` in its list, found by an index walk from the
+    /// nearer end when the list's length is known (`AnchorWalk`); nil when the list is shorter.
+    private func walkToAnchor(_ query: EpisodeQuery) throws -> Int64? {
+        let total = try EpisodeListSQL.total(query).map { sql in
+            try database.fetchOne(sql, query.podcast.map { [$0] } ?? []) { Int($0.int64(at: 0)) } ?? 0
+        }
+        guard let walk = AnchorWalk.to(offset: query.offset, total: total) else { return nil }
+        return try database.fetchOne(EpisodeListSQL.anchorBefore(query, fromEnd: walk.fromEnd),
+                                     [query.podcast ?? 0, 1, walk.skipped]) { $0.int64(at: 0) }
     }
 
     /// The library's state for `pageEnds`: this connection's changes and other connections' commits.

@@ -147,6 +147,108 @@ struct EpisodeListTests {
         }
     }
 
+    @Test("a jump to any offset gives the list's rows from there: walked from the nearer end when the list's length is counted (no filter), from the start with a filter; unsubscribed podcasts count for nothing")
+    func offsetJumps() async throws {
+        try await withStore { store, _ in
+            var random = SplitMix64(seed: 27)
+            let items = (0..<41).map { index -> FeedItem in
+                let hours: Double? = random.next() % 5 == 0 ? nil : Double(random.next() % 9)
+                let duration = random.next() % 4 == 0 ? 0 : Double(random.next() % 5) * 60
+                return Self.item("j\(index)", hours: hours, duration: duration)
+            }
+            let podcast = try await store.subscribe(feedURL: "https://example.org/jumps.xml", content: FeedContent(title: "Jumps", items: items))
+            _ = try await store.subscribe(feedURL: "https://example.org/other.xml", content: feed("Other", items: 6))
+            let gone = try await store.subscribe(feedURL: "https://example.org/gone.xml", content: feed("Gone", items: 5, prefix: "gone-"))
+            try await store.unsubscribe(podcastID: gone.id)
+            for episode in try await store.episodes(podcastID: podcast.id) where random.next() % 3 == 0 {
+                try await store.setPlayed(episodeID: episode.id, played: true)
+            }
+            for sort in EpisodeQuery.Sort.allCases {
+                for filter: EpisodeQuery.Filter? in [nil, .unplayed] {
+                    for podcastID in [podcast.id, nil] {
+                        let whole = try await store.episodes(EpisodeQuery(filter: filter, sort: sort, podcast: podcastID, limit: 1_000)).episodes.map(\.id)
+                        #expect(whole.count == (podcastID == nil ? 47 : 41) || filter != nil)
+                        // Last offset first: no page ends where the next jump starts, so every jump is walked.
+                        for offset in (1...whole.count + 2).reversed() {
+                            let page = try await store.episodes(EpisodeQuery(filter: filter, sort: sort, podcast: podcastID, offset: offset, limit: 3))
+                            let expected = Array(whole.dropFirst(offset).prefix(3))
+                            #expect(page.episodes.map(\.id) == expected && page.more == (offset + 3 < whole.count),
+                                    "sort \(sort), filter \(String(describing: filter)), podcast \(String(describing: podcastID)), offset \(offset)")
+                        }
+                    }
+                }
+            }
+            #expect(try await store.episodes(EpisodeQuery(podcast: gone.id, offset: 2)).episodes.isEmpty, "an unsubscribed podcast's list is empty")
+        }
+    }
+
+    @Test("the walk to an offset's anchor starts at the nearer end and finds the row a walk from the start finds (property)")
+    func anchorWalks() {
+        var random = SplitMix64(seed: 28)
+        var fromEnd = 0
+        for _ in 0..<5_000 {
+            let total = Int(random.next() % 40)
+            let offset = Int(random.next() % UInt64(total + 4))
+            let list = Array(0..<total)
+            let known = AnchorWalk.to(offset: offset, total: total)
+            let unknown = AnchorWalk.to(offset: offset, total: nil)
+            guard offset >= 1, offset - 1 < total else {
+                #expect(known == nil, "offset \(offset) of \(total): no row before it")
+                continue
+            }
+            let walk = try! #require(known)
+            let found = walk.fromEnd ? list.reversed()[walk.skipped] : list[walk.skipped]
+            #expect(found == offset - 1, "offset \(offset) of \(total): \(walk)")
+            #expect(walk.skipped <= total / 2, "offset \(offset) of \(total): walked \(walk.skipped), past the middle")
+            #expect(unknown == AnchorWalk(fromEnd: false, skipped: offset - 1), "length unknown: from the start")
+            if walk.fromEnd { fromEnd += 1 }
+        }
+        #expect(fromEnd > 1_000)
+    }
+
+    @Test("episode_counts holds each podcast's episodes as count(*) does, through subscribing, a refresh that adds, deleting episodes and deleting the podcast; a library from before the counts gains them")
+    func episodeCountsStayTrue() async throws {
+        try await withStore { store, _ in
+            func check(_ what: String) async throws {
+                let (counted, kept) = try await store.withDatabase { db in
+                    (try db.fetchAll("SELECT podcast_id, count(*) FROM episodes GROUP BY podcast_id ORDER BY podcast_id") { "\($0.int64(at: 0)):\($0.int64(at: 1))" },
+                     try db.fetchAll("SELECT podcast_id, total FROM episode_counts WHERE total > 0 ORDER BY podcast_id") { "\($0.int64(at: 0)):\($0.int64(at: 1))" })
+                }
+                #expect(kept == counted, "\(what)")
+            }
+            let first = try await store.subscribe(feedURL: "https://example.org/one.xml", content: feed("One", items: 4))
+            _ = try await store.subscribe(feedURL: "https://example.org/two.xml", content: feed("Two", items: 9, prefix: "two-"))
+            try await check("subscribed")
+            _ = try await store.subscribe(feedURL: "https://example.org/one.xml", content: feed("One", items: 7))
+            try await check("three more")
+            #expect(try await store.podcasts().map(\.episodeCount).sorted() == [7, 9])
+            try await store.unsubscribe(podcastID: first.id)
+            try await store.withDatabase { db in try db.run("DELETE FROM episodes WHERE podcast_id = ?", [first.id]) }
+            try await check("one's episodes deleted")
+            try await store.withDatabase { db in try db.run("DELETE FROM podcasts WHERE id = ?", [first.id]) }
+            try await check("one deleted (its count with it)")
+            #expect(try await store.withDatabase { db in try db.fetchOne("SELECT count(*) FROM episode_counts WHERE podcast_id = ?", [first.id]) { $0.int64(at: 0) } } == 0)
+        }
+        try await withDirectory { dir in
+            let path = dir.file("library.sqlite").path
+            do {
+                var old = Migrator()
+                for migration in LibrarySchema.migrator.migrations where migration.name != "v13-episode-counts" {
+                    old.register(migration.name, migration.body)
+                }
+                let db = try Database(path: path)
+                try old.migrate(db)
+                try db.run("INSERT INTO podcasts(feed_url, title, added_at, updated_at) VALUES('https://example.org/old', 'Old', 0, 0)")
+                for index in 0..<3 {
+                    try db.run("INSERT INTO episodes(podcast_id, guid, title, media_url) VALUES(1, ?, 'Kept', 'https://example.org/1.mp3')", ["g\(index)"])
+                }
+            }
+            let store = try LibraryStore(path: path)
+            #expect(try await store.podcasts().map(\.episodeCount) == [3], "counted when the table was made")
+            #expect(try await store.episodes(EpisodeQuery(offset: 2)).episodes.count == 1, "and used for a jump")
+        }
+    }
+
     @Test("the Inbox: a new subscription's newest, a refresh's new ones; queued, played, listened to, dismissed or cleared leave")
     func inbox() async throws {
         try await withStore { store, _ in

@@ -107,7 +107,7 @@ struct MigratorTests {
             #expect(try newer.appliedMigrations(in: db) == ["v1-podcasts-episodes-settings", "v2-refresh-state-details-unsubscribe",
                                                           "v3-playlists", "v4-episode-chapters", "v5-downloads", "v6-devices",
                                                           "v7-search", "v8-transcripts", "v9-inbox-and-sorts", "v10-sync", "v11-loudness",
-                                                          "v12-listening-log"])
+                                                          "v12-listening-log", "v13-episode-counts"])
             #expect(try newer.migrate(db) == ["v2-test-bookmarks"])
             #expect(try db.fetchOne("SELECT count(*) FROM episodes WHERE bookmarked = 0") { $0.int64(at: 0) } == 3)
         }
