@@ -381,6 +381,7 @@ def measure_server(binary, feed_path, runs):
             (f"episodes, offset={FEED_ITEMS - 1000}, limit=1000", f"/api/episodes?podcast={p}&offset={FEED_ITEMS - 1000}&limit=1000", "offset"),
             (f"episodes after the {FEED_ITEMS - 1000:,}th (keyset), limit=1000", f"/api/episodes?podcast={p}&after={deep_anchor}&limit=1000", "after"),
             ("episodes, sort=oldest, limit=1000", f"/api/episodes?podcast={p}&sort=oldest&limit=1000", None),
+            ("episodes, sort=shortest, limit=1000", f"/api/episodes?podcast={p}&sort=shortest&limit=1000", None),
             ("episodes, sort=longest, limit=1000", f"/api/episodes?podcast={p}&sort=longest&limit=1000", None),
             ("episodes, filter=unplayed, limit=1000", f"/api/episodes?podcast={p}&filter=unplayed&limit=1000", None),
             ("episodes, all podcasts, limit=1000", "/api/episodes?limit=1000", None),

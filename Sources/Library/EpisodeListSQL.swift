@@ -15,7 +15,7 @@ enum EpisodeListSQL {
         let join = query.podcast == nil ? "CROSS JOIN" : "JOIN"
         return """
             SELECT \(LibrarySQL.episodeFields) FROM episodes e \(join) podcasts p ON p.id = e.podcast_id
-            WHERE \(conditions.joined(separator: " AND ")) ORDER BY \(order(query.sort)) LIMIT ?2 OFFSET ?3
+            WHERE \(conditions.joined(separator: " AND ")) ORDER BY \(run == nil ? order(query.sort) : runOrder(query.sort)) LIMIT ?2 OFFSET ?3
             """
     }
 
@@ -43,6 +43,25 @@ enum EpisodeListSQL {
         case .shortest: "e.duration <= 0, e.duration ASC, e.id ASC"
         case .longest: "e.duration DESC, e.id DESC"
         }
+    }
+
+    /// The order within one run of a sort's list (`runs`, `startRuns`): the sort's order without the
+    /// key that only tells runs apart (constant within one), so that its index gives the order. With
+    /// it, "shortest" sorted every row after the anchor (SQLite cannot order `e.duration <= 0` by an
+    /// index): 18 ms for its first page of a 60,000-episode podcast.
+    static func runOrder(_ sort: EpisodeQuery.Sort, reversed: Bool = false) -> String {
+        switch (sort, reversed) {
+        case (.shortest, false): "e.duration ASC, e.id ASC"
+        case (.shortest, true): "e.duration DESC, e.id DESC"
+        case (_, false): order(sort)
+        case (_, true): reversedOrder(sort)
+        }
+    }
+
+    /// The runs a sort's whole list is read in, in list order, when its order is not one index's:
+    /// "shortest", known lengths then unknown ones (nil: one run, the sort's index reads it whole).
+    static func startRuns(_ sort: EpisodeQuery.Sort) -> [String]? {
+        sort == .shortest ? ["e.duration > 0", "e.duration <= 0"] : nil
     }
 
     /// The reverse of `order(sort)`, row for row: every sort ends in the id, so the order is total and
@@ -73,15 +92,27 @@ enum EpisodeListSQL {
     /// statement read every skipped row: 5.5 ms for 59,000). Only the id, which every index holds:
     /// asking for the anchor's other columns here read each skipped episode's row as well (3.3 ms for
     /// 59,000 rows, 1.9 ms for the id alone); `anchor` reads them for the one found.
-    static func anchorBefore(_ query: EpisodeQuery, fromEnd: Bool = false) -> String {
+    /// With `run` (one of `startRuns`), in that run only, in its own order (`runOrder`).
+    static func anchorBefore(_ query: EpisodeQuery, fromEnd: Bool = false, run: String? = nil) -> String {
         var conditions = ["p.subscribed = 1"]
         if query.podcast != nil { conditions.append("e.podcast_id = ?1") }
         if let filter = query.filter { conditions.append(condition(filter)) }
+        if let run { conditions.append(run) }
         let join = query.podcast == nil ? "CROSS JOIN" : "JOIN"
         return """
             SELECT e.id FROM episodes e \(join) podcasts p ON p.id = e.podcast_id
-            WHERE \(conditions.joined(separator: " AND ")) ORDER BY \(fromEnd ? reversedOrder(query.sort) : order(query.sort)) LIMIT 1 OFFSET ?3
+            WHERE \(conditions.joined(separator: " AND ")) ORDER BY \(run == nil ? (fromEnd ? reversedOrder(query.sort) : order(query.sort)) : runOrder(query.sort, reversed: fromEnd)) LIMIT 1 OFFSET ?3
             """
+    }
+
+    /// How many rows one run (of `startRuns`) of the list `query` asks for holds (?1 the podcast): an
+    /// index range counted when a walk to an anchor goes past the run.
+    static func count(_ query: EpisodeQuery, run: String) -> String {
+        var conditions = ["p.subscribed = 1", run]
+        if query.podcast != nil { conditions.append("e.podcast_id = ?1") }
+        if let filter = query.filter { conditions.append(condition(filter)) }
+        let join = query.podcast == nil ? "CROSS JOIN" : "JOIN"
+        return "SELECT count(*) FROM episodes e \(join) podcasts p ON p.id = e.podcast_id WHERE \(conditions.joined(separator: " AND "))"
     }
 
     /// Where a keyset page's anchor stands in its list: its sort key and id (`after`).
@@ -118,7 +149,10 @@ enum EpisodeListSQL {
             anchor.published == nil ? ([rest("e.published IS NULL AND e.id > ?5")], nil)
                 : ([rest("(e.published, e.id) > (?4, ?5)"), whole("e.published IS NULL")], anchor.published)
         case .shortest:
-            anchor.duration > 0 ? ([rest("e.duration > 0 AND (e.duration, e.id) > (?4, ?5)"), whole("e.duration <= 0")], anchor.duration)
+            // After a known length every row of the rest has one too (≥ the anchor's): no `e.duration > 0`
+            // beside the row value, which made SQLite range over every known length from 0 and filter
+            // (17 ms, not 5, for a page deep in a 60,000-episode podcast).
+            anchor.duration > 0 ? ([rest("(e.duration, e.id) > (?4, ?5)"), whole("e.duration <= 0")], anchor.duration)
                 : ([rest("e.duration <= 0 AND (e.duration, e.id) > (?4, ?5)")], anchor.duration)
         case .longest:
             ([rest("(e.duration, e.id) < (?4, ?5)")], anchor.duration)

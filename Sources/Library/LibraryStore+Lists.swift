@@ -30,6 +30,13 @@ extension LibraryStore {
             rows = try keysetRows(after: anchor, query.sort, limit: query.limit + 1) { run, limit, arguments in
                 try database.fetchAll(EpisodeListSQL.list(query, run: run.condition), [query.podcast ?? 0, limit, 0] + arguments) { Episode(row: $0) }
             }
+        } else if let runs = EpisodeListSQL.startRuns(query.sort) {
+            // The first page of a list read run by run (each along its index, none sorted).
+            var read: [Episode] = []
+            for run in runs where read.count < query.limit + 1 {
+                read += try database.fetchAll(EpisodeListSQL.list(query, run: run), [query.podcast ?? 0, query.limit + 1 - read.count, 0]) { Episode(row: $0) }
+            }
+            rows = read
         } else {
             rows = try database.fetchAll(EpisodeListSQL.list(query), [query.podcast ?? 0, query.limit + 1, query.offset]) { Episode(row: $0) }
         }
@@ -46,8 +53,20 @@ extension LibraryStore {
             try database.fetchOne(sql, query.podcast.map { [$0] } ?? []) { Int($0.int64(at: 0)) } ?? 0
         }
         guard let walk = AnchorWalk.to(offset: query.offset, total: total) else { return nil }
-        return try database.fetchOne(EpisodeListSQL.anchorBefore(query, fromEnd: walk.fromEnd),
-                                     [query.podcast ?? 0, 1, walk.skipped]) { $0.int64(at: 0) }
+        guard let runs = EpisodeListSQL.startRuns(query.sort) else {
+            return try database.fetchOne(EpisodeListSQL.anchorBefore(query, fromEnd: walk.fromEnd),
+                                         [query.podcast ?? 0, 1, walk.skipped]) { $0.int64(at: 0) }
+        }
+        // Run by run in the direction walked: a run the walk goes past is counted (an index range), not stepped over.
+        var skipped = walk.skipped
+        for run in walk.fromEnd ? runs.reversed() : runs {
+            if let id = try database.fetchOne(EpisodeListSQL.anchorBefore(query, fromEnd: walk.fromEnd, run: run),
+                                              [query.podcast ?? 0, 1, skipped], row: { $0.int64(at: 0) }) {
+                return id
+            }
+            skipped -= Int(try database.fetchOne(EpisodeListSQL.count(query, run: run), query.podcast.map { [$0] } ?? []) { $0.int64(at: 0) } ?? 0)
+        }
+        return nil
     }
 
     /// The library's state for `pageEnds`: this connection's changes and other connections' commits.

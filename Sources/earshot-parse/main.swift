@@ -16,7 +16,7 @@ import Glibc
 // `--scan-only` runs libxml2's SAX pass over the file with handlers that do nothing (items= then counts
 // elements): the floor under any parse on libxml2, which `make bench` shows beside the parse.
 //
-// Prints `parse_ms=… cpu_ms=… items=…`: the best of N parses of the file, each reading it a chunk at
+// Prints `parse_ms=… cpu_ms=… items=… median_ms=…`: the best of N parses of the file, each reading it a chunk at
 // a time (the reading is inside the time; the file is in the page cache after the first run), and the
 // CPU time of that parse on all threads (a larger feed's rules run on a second one: `FeedTape`).
 
@@ -62,6 +62,8 @@ func cpuMilliseconds() -> Double {
 var best = Double.infinity
 var bestCPU = 0.0
 var items = 0
+var times: [Double] = []
+times.reserveCapacity(repeats)
 for _ in 0..<repeats {
     let cpuStart = cpuMilliseconds()
     let start = DispatchTime.now().uptimeNanoseconds
@@ -77,8 +79,10 @@ for _ in 0..<repeats {
     }
     let elapsed = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e6
     if elapsed < best { (best, bestCPU) = (elapsed, cpuMilliseconds() - cpuStart) }
+    times.append(elapsed)
 }
-print("parse_ms=\(decimal(best)) cpu_ms=\(decimal(bestCPU)) items=\(items)")
+times.sort()
+print("parse_ms=\(decimal(best)) cpu_ms=\(decimal(bestCPU)) items=\(items) median_ms=\(decimal(times[times.count / 2]))")
 
 /// Milliseconds with three decimals ("93.402"), without Foundation's `String(format:)`.
 func decimal(_ milliseconds: Double) -> String {

@@ -182,6 +182,48 @@ struct EpisodeListTests {
         }
     }
 
+    @Test("every sort's pages and walks read along an index, none sorted: first pages, keyset runs, anchor walks from either end, run counts")
+    func listPlansSortNothing() async throws {
+        try await withStore { store, _ in
+            try await store.subscribe(feedURL: "https://example.org/f", content: feed("Show", items: 50))
+            let plans = try await store.withDatabase { db in
+                var statements: [(String, String, [any StatementBindable])] = []
+                for sort in EpisodeQuery.Sort.allCases {
+                    for podcast: Int64? in [1, nil] {
+                        let query = EpisodeQuery(sort: sort, podcast: podcast)
+                        let anchor = EpisodeListSQL.Anchor(published: 1_700_000_000, duration: 60, id: 10)
+                        let (runs, key) = EpisodeListSQL.runs(after: anchor, sort)
+                        for run in runs {
+                            statements.append(("\(sort) \(String(describing: podcast)) keyset run \(run.condition)",
+                                               EpisodeListSQL.list(query, run: run.condition), [1, 10, 0] + (run.anchored ? [key, Int64(10)] : [])))
+                        }
+                        if let starts = EpisodeListSQL.startRuns(sort) {
+                            for run in starts {
+                                statements.append(("\(sort) first page run \(run)", EpisodeListSQL.list(query, run: run), [1, 10, 0]))
+                                for fromEnd in [false, true] {
+                                    statements.append(("\(sort) walk \(fromEnd) in \(run)", EpisodeListSQL.anchorBefore(query, fromEnd: fromEnd, run: run), [1, 1, 5]))
+                                }
+                                statements.append(("\(sort) count \(run)", EpisodeListSQL.count(query, run: run), podcast.map { [$0] } ?? []))
+                            }
+                        } else {
+                            statements.append(("\(sort) first page", EpisodeListSQL.list(query), [1, 10, 0]))
+                            for fromEnd in [false, true] {
+                                statements.append(("\(sort) walk \(fromEnd)", EpisodeListSQL.anchorBefore(query, fromEnd: fromEnd), [1, 1, 5]))
+                            }
+                        }
+                    }
+                }
+                return try statements.map { name, sql, arguments in
+                    (name, try db.fetchAll("EXPLAIN QUERY PLAN " + sql, arguments) { $0.string(at: 3) }.joined(separator: " | "))
+                }
+            }
+            #expect(plans.count > 30)
+            for (name, plan) in plans {
+                #expect(!plan.contains("TEMP B-TREE"), "\(name): \(plan)")
+            }
+        }
+    }
+
     @Test("the walk to an offset's anchor starts at the nearer end and finds the row a walk from the start finds (property)")
     func anchorWalks() {
         var random = SplitMix64(seed: 28)
