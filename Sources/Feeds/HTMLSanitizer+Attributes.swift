@@ -139,7 +139,9 @@ extension HTMLSanitizer {
         var end = range.upperBound
         while start < end, bytes[start] == 0x20 { start += 1 }
         while end > start, bytes[end - 1] == 0x20 { end -= 1 }
-        if Self.isClean(bytes, start..<end) {
+        let look = Self.look(bytes, start..<end)
+        urlIsPlain = look.plain
+        if look.clean {
             // Nearly every real URL: nothing to decode or drop.
             url.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[start..<end]))
         } else {
@@ -154,29 +156,37 @@ extension HTMLSanitizer {
         case .keep: return true
         case .refuse: return false
         case .resolved(let resolved):
+            urlIsPlain = false
             url.removeAll(keepingCapacity: true)
             url.append(contentsOf: resolved.utf8)
             return true
         }
     }
 
-    /// Whether `range` of `bytes` holds nothing to decode or drop in a URL: no control character, no
-    /// `&`. Eight bytes a step (addresses run to a hundred bytes and more).
-    static func isClean(_ bytes: UnsafeBufferPointer<UInt8>, _ range: Range<Int>) -> Bool {
+    /// Whether `range` of `bytes` holds nothing to decode or drop in a URL (`clean`: no control
+    /// character, no `&`), and, if so, nothing to escape in an attribute value either (`plain`: no `"`,
+    /// `<` or `>`, so it is written as it is). One look, eight bytes a step (addresses run to a hundred
+    /// bytes and more, and were looked at twice: for references, then for escaping).
+    static func look(_ bytes: UnsafeBufferPointer<UInt8>, _ range: Range<Int>) -> (clean: Bool, plain: Bool) {
         var index = range.lowerBound
+        var escaped: UInt64 = 0
         while index + 8 <= range.upperBound {
             let word = ByteWord.load(bytes, at: index)
             if ByteWord.below(word, 0x20) | ByteWord.equal(word, 0x7F) | ByteWord.equal(word, UInt8(ascii: "&")) != 0 {
-                return false
+                return (false, false)
             }
+            escaped |= ByteWord.equal(word, UInt8(ascii: "\"")) | ByteWord.equal(word, UInt8(ascii: "<"))
+                | ByteWord.equal(word, UInt8(ascii: ">"))
             index += 8
         }
+        var plain = escaped == 0
         while index < range.upperBound {
             let byte = bytes[index]
-            if byte < 0x20 || byte == 0x7F || byte == UInt8(ascii: "&") { return false }
+            if byte < 0x20 || byte == 0x7F || byte == UInt8(ascii: "&") { return (false, false) }
+            if byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "<") || byte == UInt8(ascii: ">") { plain = false }
             index += 1
         }
-        return true
+        return (true, plain)
     }
 
     enum URLAcceptance { case keep, refuse, resolved(String) }

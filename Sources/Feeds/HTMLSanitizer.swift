@@ -42,6 +42,8 @@ struct HTMLSanitizer {
     var openCDATA = 0
     /// The address of the link or image being opened (`keepURL`).
     var url: [UInt8] = []
+    /// `url` holds nothing an attribute value escapes (`keepURL` looked): it is written as it is.
+    var urlIsPlain = false
 
     /// The buffers one pass leaves to the next: a feed sanitizes thousands of notes in a row.
     struct Scratch {
@@ -182,10 +184,10 @@ struct HTMLSanitizer {
     mutating func appendImage(alternative: String?) {
         if var alternative {
             alternative.withUTF8 { alt in
-                url.withUnsafeBufferPointer { out.open(NoteElement.img.name, "alt", alt, "src", $0) }  // name order
+                url.withUnsafeBufferPointer { out.open(NoteElement.img.name, "alt", alt, "src", $0, escaping: !urlIsPlain) }  // name order
             }
         } else {
-            url.withUnsafeBufferPointer { out.open(NoteElement.img.name, "src", $0) }
+            url.withUnsafeBufferPointer { out.open(NoteElement.img.name, "src", $0, escaping: !urlIsPlain) }
         }
     }
 
@@ -198,7 +200,7 @@ struct HTMLSanitizer {
     mutating func push(_ element: NoteElement) {
         let start = out.bytes.count
         if element == .a {
-            url.withUnsafeBufferPointer { out.open(element.name, "href", $0) }
+            url.withUnsafeBufferPointer { out.open(element.name, "href", $0, escaping: !urlIsPlain) }
         } else {
             out.open(element.name)
         }

@@ -20,12 +20,14 @@ struct ByteWordTests {
         }
     }
 
-    /// The sanitizer's URL check takes eight bytes a step: it must refuse exactly the addresses with a
-    /// control character or `&` anywhere, wherever it falls; an attribute name ends where browsers end it.
+    /// The sanitizer's look at a URL takes eight bytes a step: it must find exactly the addresses with a
+    /// control character or `&` anywhere (not clean), and among the others those with `"`, `<` or `>`
+    /// (not plain: escaped when written), wherever the byte falls; an attribute name ends where
+    /// browsers end it.
     @Test func urlCleanCheckAndAttributeNameEndsMatchTheirDefinitions() {
-        let bytes: [UInt8] = Array("http://e.org/a?b=c#d".utf8) + [0x00, 0x09, 0x1F, 0x7F, 0x26, 0xC3, 0xA9, 0x20]
+        let bytes: [UInt8] = Array("http://e.org/a?b=c#d".utf8) + [0x00, 0x09, 0x1F, 0x7F, 0x26, 0xC3, 0xA9, 0x20, 0x22, 0x3C, 0x3E]
         var generator = SplitMix64(seed: 26)
-        var refused = 0
+        var refused = 0, escaped = 0
         for _ in 0..<20_000 {
             let length = Int(generator.next() % 40)
             let url = (0..<length).map { _ -> UInt8 in
@@ -33,11 +35,13 @@ struct ByteWordTests {
                 return pick % 100 < 97 ? bytes[Int(pick / 100 % 20)] : bytes[Int(pick / 100 % UInt64(bytes.count))]
             }
             let start = length == 0 ? 0 : Int(generator.next() % UInt64(length))
-            let clean = url.withUnsafeBufferPointer { HTMLSanitizer.isClean($0, start..<length) }
-            #expect(clean == !url[start...].contains { $0 < 0x20 || $0 == 0x7F || $0 == UInt8(ascii: "&") })
-            if !clean { refused += 1 }
+            let (clean, plain) = url.withUnsafeBufferPointer { HTMLSanitizer.look($0, start..<length) }
+            let expectedClean = !url[start...].contains { $0 < 0x20 || $0 == 0x7F || $0 == UInt8(ascii: "&") }
+            #expect(clean == expectedClean)
+            #expect(plain == (expectedClean && !url[start...].contains { $0 == 0x22 || $0 == 0x3C || $0 == 0x3E }))
+            if !clean { refused += 1 } else if !plain { escaped += 1 }
         }
-        #expect(refused > 500 && refused < 19_500, "both outcomes are exercised: \(refused) of 20,000 refused")
+        #expect(refused > 500 && refused < 19_500 && escaped > 200, "every outcome is exercised: \(refused) of 20,000 refused, \(escaped) escaped")
         for byte in 0...255 {
             let value = UInt8(byte)
             #expect(AttributeScan.endsName(value) == (HTMLSanitizer.isSpace(value) || value == UInt8(ascii: "/")

@@ -52,21 +52,24 @@ extension SanitizedHTML {
         }
 
         /// `<tag name="value">` with the value as UTF-8 bytes (a link's address, straight from the notes).
-        public mutating func open(_ tag: StaticString, _ name: StaticString, _ value: UnsafeBufferPointer<UInt8>) {
+        /// `escaping: false`: the caller has made sure the value holds no `"`, `&`, `<` or `>`.
+        public mutating func open(_ tag: StaticString, _ name: StaticString, _ value: UnsafeBufferPointer<UInt8>,
+                                  escaping: Bool = true) {
             bytes.append(UInt8(ascii: "<"))
             tag.withUTF8Buffer { appendBytes($0) }
-            attribute(name, value)
+            attribute(name, value, escaping: escaping)
             bytes.append(UInt8(ascii: ">"))
         }
 
         /// `<tag name="value" name2="value2">` with the values as UTF-8 bytes, `name` before `name2` in
         /// name order.
+        /// `escaping: false`: the caller has made sure `value2` holds no `"`, `&`, `<` or `>`.
         public mutating func open(_ tag: StaticString, _ name: StaticString, _ value: UnsafeBufferPointer<UInt8>,
-                                  _ name2: StaticString, _ value2: UnsafeBufferPointer<UInt8>) {
+                                  _ name2: StaticString, _ value2: UnsafeBufferPointer<UInt8>, escaping: Bool = true) {
             bytes.append(UInt8(ascii: "<"))
             tag.withUTF8Buffer { appendBytes($0) }
             attribute(name, value)
-            attribute(name2, value2)
+            attribute(name2, value2, escaping: escaping)
             bytes.append(UInt8(ascii: ">"))
         }
 
@@ -78,12 +81,17 @@ extension SanitizedHTML {
             bytes.append(UInt8(ascii: ">"))
         }
 
-        private mutating func attribute(_ name: StaticString, _ value: UnsafeBufferPointer<UInt8>) {
+        private mutating func attribute(_ name: StaticString, _ value: UnsafeBufferPointer<UInt8>, escaping: Bool = true) {
             bytes.append(0x20)
             name.withUTF8Buffer { appendBytes($0) }
             bytes.append(UInt8(ascii: "="))
             bytes.append(UInt8(ascii: "\""))
-            appendEscaped(buffer: value, quote: true)
+            if escaping {
+                appendEscaped(buffer: value, quote: true)
+            } else {
+                assert(!value.contains { $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "&") || $0 == UInt8(ascii: "<") || $0 == UInt8(ascii: ">") })
+                appendBytes(value)
+            }
             bytes.append(UInt8(ascii: "\""))
         }
 
