@@ -121,8 +121,8 @@ extension HTMLSanitizer {
         return decoded.withUnsafeBufferPointer { FeedValues.squashedWhitespace(bytes: $0) }
     }
 
-    /// Puts the URL to keep for a link or image (the attribute value at `range`) into `url` as UTF-8
-    /// and returns true, or returns false to refuse it.
+    /// Finds the URL to keep for a link or image (the attribute value at `range`) and returns true
+    /// (`keptURL` then reads it), or returns false to refuse it.
     ///
     /// Browsers ignore leading and trailing spaces and control characters, and tabs and line breaks
     /// anywhere, so `" java&#9;script:…"` is `javascript:`: references are decoded and all of those are
@@ -134,7 +134,6 @@ extension HTMLSanitizer {
     /// Bytes, not a `String`: a large feed's notes hold tens of thousands of links, and each went from
     /// bytes to a validated `String` and back to bytes in the output.
     mutating func keepURL(_ range: Range<Int>, allowMailto: Bool) -> Bool {
-        url.removeAll(keepingCapacity: true)
         var start = range.lowerBound
         var end = range.upperBound
         while start < end, bytes[start] == 0x20 { start += 1 }
@@ -142,16 +141,29 @@ extension HTMLSanitizer {
         let look = Self.look(bytes, start..<end)
         urlIsPlain = look.plain
         if look.clean {
-            // Nearly every real URL: nothing to decode or drop.
-            url.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[start..<end]))
-        } else {
-            Self.appendDecoded(bytes, range, to: &url)
-            url.removeAll { $0 < 0x20 || $0 == 0x7F }
-            let first = url.firstIndex { $0 != 0x20 } ?? url.count
-            let last = url.lastIndex { $0 != 0x20 }.map { $0 + 1 } ?? first
-            if last < url.count { url.removeSubrange(last...) }
-            if first > 0 { url.removeSubrange(..<first) }
+            // Nearly every real URL: nothing to decode or drop, read where it stands (not copied).
+            switch urlAcceptance(UnsafeBufferPointer(rebasing: bytes[start..<end]), allowMailto: allowMailto) {
+            case .keep:
+                urlInNotes = start..<end
+                return true
+            case .refuse:
+                return false
+            case .resolved(let resolved):
+                urlIsPlain = false
+                urlInNotes = nil
+                url.removeAll(keepingCapacity: true)
+                url.append(contentsOf: resolved.utf8)
+                return true
+            }
         }
+        urlInNotes = nil
+        url.removeAll(keepingCapacity: true)
+        Self.appendDecoded(bytes, range, to: &url)
+        url.removeAll { $0 < 0x20 || $0 == 0x7F }
+        let first = url.firstIndex { $0 != 0x20 } ?? url.count
+        let last = url.lastIndex { $0 != 0x20 }.map { $0 + 1 } ?? first
+        if last < url.count { url.removeSubrange(last...) }
+        if first > 0 { url.removeSubrange(..<first) }
         switch url.withUnsafeBufferPointer({ urlAcceptance($0, allowMailto: allowMailto) }) {
         case .keep: return true
         case .refuse: return false
@@ -169,17 +181,17 @@ extension HTMLSanitizer {
     /// bytes and more, and were looked at twice: for references, then for escaping).
     static func look(_ bytes: UnsafeBufferPointer<UInt8>, _ range: Range<Int>) -> (clean: Bool, plain: Bool) {
         var index = range.lowerBound
-        var escaped: UInt64 = 0
+        // Words with none of the six bytes that matter pass four tests: `"` (0x22) and `&` (0x26)
+        // differ only in bit 2, `<` (0x3C) and `>` (0x3E) only in bit 1, so setting that bit makes
+        // one comparison find both. A word with any of them is looked at byte by byte.
+        let bit2 = ByteWord.ones &* 0x04, bit1 = ByteWord.ones &* 0x02
         while index + 8 <= range.upperBound {
             let word = ByteWord.load(bytes, at: index)
-            if ByteWord.below(word, 0x20) | ByteWord.equal(word, 0x7F) | ByteWord.equal(word, UInt8(ascii: "&")) != 0 {
-                return (false, false)
-            }
-            escaped |= ByteWord.equal(word, UInt8(ascii: "\"")) | ByteWord.equal(word, UInt8(ascii: "<"))
-                | ByteWord.equal(word, UInt8(ascii: ">"))
+            if ByteWord.below(word, 0x20) | ByteWord.equal(word, 0x7F) | ByteWord.equal(word | bit2, 0x26)
+                | ByteWord.equal(word | bit1, 0x3E) != 0 { break }
             index += 8
         }
-        var plain = escaped == 0
+        var plain = true
         while index < range.upperBound {
             let byte = bytes[index]
             if byte < 0x20 || byte == 0x7F || byte == UInt8(ascii: "&") { return (false, false) }

@@ -40,8 +40,10 @@ struct HTMLSanitizer {
     var pendingBreak = false
     /// `<![CDATA[` openers seen, whose `]]>` is dropped.
     var openCDATA = 0
-    /// The address of the link or image being opened (`keepURL`).
+    /// The address of the link or image being opened (`keepURL`), when it was decoded or resolved.
     var url: [UInt8] = []
+    /// Where the address stands in the notes when it is kept as it is written (nearly always).
+    var urlInNotes: Range<Int>?
     /// `url` holds nothing an attribute value escapes (`keepURL` looked): it is written as it is.
     var urlIsPlain = false
 
@@ -180,14 +182,26 @@ struct HTMLSanitizer {
         out.open(NoteElement.br.name)
     }
 
-    /// An image in the current element, its address in `url`.
+    /// The address `keepURL` kept, where it stands in the notes (nil: in `url`). A value, not a method
+    /// taking a closure that writes to `out`: that call borrowed the whole sanitizer, `out` with it, so
+    /// each write copied the output written so far.
+    var urlFromNotes: UnsafeBufferPointer<UInt8>? { urlInNotes.map { UnsafeBufferPointer(rebasing: bytes[$0]) } }
+
+    /// An image in the current element, its address the one `keepURL` kept.
     mutating func appendImage(alternative: String?) {
+        let escaping = !urlIsPlain
         if var alternative {
             alternative.withUTF8 { alt in
-                url.withUnsafeBufferPointer { out.open(NoteElement.img.name, "alt", alt, "src", $0, escaping: !urlIsPlain) }  // name order
+                if let address = urlFromNotes {
+                    out.open(NoteElement.img.name, "alt", alt, "src", address, escaping: escaping)  // name order
+                } else {
+                    url.withUnsafeBufferPointer { out.open(NoteElement.img.name, "alt", alt, "src", $0, escaping: escaping) }
+                }
             }
+        } else if let address = urlFromNotes {
+            out.open(NoteElement.img.name, "src", address, escaping: escaping)
         } else {
-            url.withUnsafeBufferPointer { out.open(NoteElement.img.name, "src", $0, escaping: !urlIsPlain) }
+            url.withUnsafeBufferPointer { out.open(NoteElement.img.name, "src", $0, escaping: escaping) }
         }
     }
 
@@ -196,11 +210,16 @@ struct HTMLSanitizer {
 
     // MARK: Tree
 
-    /// Opens `element` inside the current one (a link with its `href` in `url`).
+    /// Opens `element` inside the current one (a link with its `href` the address `keepURL` kept).
     mutating func push(_ element: NoteElement) {
         let start = out.bytes.count
         if element == .a {
-            url.withUnsafeBufferPointer { out.open(element.name, "href", $0, escaping: !urlIsPlain) }
+            let escaping = !urlIsPlain
+            if let address = urlFromNotes {
+                out.open(element.name, "href", address, escaping: escaping)
+            } else {
+                url.withUnsafeBufferPointer { out.open(element.name, "href", $0, escaping: escaping) }
+            }
         } else {
             out.open(element.name)
         }

@@ -127,6 +127,9 @@ import TestSupport
         ("a < b and c<3", #"["a < b and c<3"]"#),
         (#"<a href="&#x68;ttps://ok.example/">decoded</a><a href="mailto:a@b.example">mail</a><img src="mailto:x@y">"#,
          #"[{"a":{"href":"https://ok.example/"},"c":["decoded"],"t":"a"},{"a":{"href":"mailto:a@b.example"},"c":["mail"],"t":"a"}]"#),
+        // An address with a quote or angle bracket in it (nothing to decode) is kept, escaped where written.
+        (#"<a href='https://q.example/"quoted"<x>'>q</a><img alt=x src='https://i.example/>"a".png'>"#,
+         #"[{"a":{"href":"https://q.example/\"quoted\"<x>"},"c":["q"],"t":"a"},{"a":{"alt":"x","src":"https://i.example/>\"a\".png"},"t":"img"}]"#),
         // Without a feed to resolve against, a relative link is refused (kept as text).
         (#"<a href="/episodes/5">relative</a>"#, #"["relative"]"#),
         // An http URL without its "//" and host is no web address (found by the fuzzer).
