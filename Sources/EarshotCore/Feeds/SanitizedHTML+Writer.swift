@@ -190,49 +190,52 @@ extension SanitizedHTML {
 
         public func finish() -> String { String(decoding: bytes, as: UTF8.self) }
 
-        /// Whether any of the eight bytes of `word` is `byte` (the classic SWAR zero-byte test on
-        /// `word ^ byte×8`).
+        /// 0x80 in each byte of `word` equal to `byte`, exact per byte (no borrow runs from one byte into
+        /// the next, unlike the classic "has a zero byte" test). (Feeds' `ByteWord.equal`; EarshotCore
+        /// does not import Feeds.)
         @inline(__always)
-        static func hasByte(_ word: UInt64, _ byte: UInt8) -> Bool {
+        static func bytes(_ word: UInt64, equalTo byte: UInt8) -> UInt64 {
+            let highs: UInt64 = 0x8080_8080_8080_8080
             let x = word ^ (0x0101_0101_0101_0101 &* UInt64(byte))
-            return (x &- 0x0101_0101_0101_0101) & ~x & 0x8080_8080_8080_8080 != 0
+            return ~(((x & ~highs) &+ ~highs) | x) & highs
         }
 
-        /// Copies runs that need no escaping in one go: notes are mostly such runs.
+        /// 0x80 in each byte of `word` that is `"`, `&`, `<` or `>`: `"` (0x22) and `&` (0x26) differ
+        /// only in bit 2, `<` (0x3C) and `>` (0x3E) only in bit 1, so two comparisons find all four.
+        @inline(__always)
+        static func escapable(_ word: UInt64) -> UInt64 {
+            bytes(word | 0x0404_0404_0404_0404, equalTo: 0x26) | bytes(word | 0x0202_0202_0202_0202, equalTo: 0x3E)
+        }
+
+        /// Copies runs that need no escaping in one go: notes are mostly such runs. Eight bytes a step;
+        /// a word holding a byte to escape goes on from that byte (its place read from the mask), not a
+        /// byte at a time.
         private mutating func appendEscaped(buffer: UnsafeBufferPointer<UInt8>, quote: Bool) {
             var runStart = 0
             var index = 0
             let count = buffer.count
             while index < count {
-                // Eight bytes at a time while none needs escaping (notes are mostly such text): a byte
-                // equal to one of the four makes `hasByte` true for its word.
+                var at = index
                 if let base = buffer.baseAddress, index + 8 <= count {
-                    let word = UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self)
-                    if !(Self.hasByte(word, 0x26) || Self.hasByte(word, 0x3C) || Self.hasByte(word, 0x3E)
-                         || (quote && Self.hasByte(word, 0x22))) {
+                    let hits = Self.escapable(UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self).littleEndian)
+                    if hits == 0 {
                         index += 8
                         continue
                     }
+                    at = index + hits.trailingZeroBitCount >> 3
                 }
-                let byte = buffer[index]
-                // `"`, `&`, `<` and `>` are all below 0x3F: letters and most text skip the switch.
-                if byte > UInt8(ascii: ">") {
-                    index += 1
-                    continue
-                }
+                let byte = buffer[at]
+                index = at + 1
                 let entity: StaticString
                 switch byte {
                 case UInt8(ascii: "&"): entity = "&amp;"
                 case UInt8(ascii: "<"): entity = "&lt;"
                 case UInt8(ascii: ">"): entity = "&gt;"
                 case UInt8(ascii: "\"") where quote: entity = "&quot;"
-                default:
-                    index += 1
-                    continue
+                default: continue
                 }
-                if index > runStart { appendBytes(UnsafeBufferPointer(rebasing: buffer[runStart..<index])) }
+                if at > runStart { appendBytes(UnsafeBufferPointer(rebasing: buffer[runStart..<at])) }
                 entity.withUTF8Buffer { appendBytes($0) }
-                index += 1
                 runStart = index
             }
             if count > runStart { appendBytes(UnsafeBufferPointer(rebasing: buffer[runStart...])) }

@@ -43,6 +43,37 @@ import TestSupport
         }
     }
 
+    /// The writer escapes eight bytes a step: what it writes must be what escaping one character at a
+    /// time writes, wherever the characters to escape fall in a step (and `"` only in attribute values).
+    @Test func escapesAsOneCharacterAtATime() {
+        let alphabet = Array("abc xyz".utf8) + Array("\"&<>".utf8) + [0xC3, 0xA9]
+        var random = SplitMix64(seed: 44)
+        for _ in 0..<5_000 {
+            let length = Int(random.next() % 40)
+            let bytes = (0..<length).map { _ -> UInt8 in
+                let pick = random.next()
+                return pick % 100 < 85 ? alphabet[Int(pick / 100 % 7)] : alphabet[Int(pick / 100 % UInt64(alphabet.count))]
+            }
+            func escaped(_ quote: Bool) -> [UInt8] {
+                bytes.flatMap { byte -> [UInt8] in
+                    switch byte {
+                    case UInt8(ascii: "&"): Array("&amp;".utf8)
+                    case UInt8(ascii: "<"): Array("&lt;".utf8)
+                    case UInt8(ascii: ">"): Array("&gt;".utf8)
+                    case UInt8(ascii: "\"") where quote: Array("&quot;".utf8)
+                    default: [byte]
+                    }
+                }
+            }
+            var text = SanitizedHTML.Writer()
+            bytes.withUnsafeBufferPointer { text.text($0) }
+            #expect(text.bytes == escaped(false), "text \(bytes)")
+            var attribute = SanitizedHTML.Writer()
+            bytes.withUnsafeBufferPointer { attribute.open("a", "href", $0) }
+            #expect(attribute.bytes == Array("<a href=\"".utf8) + escaped(true) + Array("\">".utf8), "attribute \(bytes)")
+        }
+    }
+
     @Test func escapesTextAndAttributes() {
         let notes = SanitizedHTML(nodes: [
             .element("p", attributes: [:], children: [
