@@ -13,10 +13,20 @@ enum HTMLEntities {
         default:
             break
         }
-        return table[String(decoding: name, as: UTF8.self)]
+        // Every name in the table fits in eight bytes: looked up as one number, no String made.
+        guard name.count <= 8 else { return nil }
+        var key: UInt64 = 0
+        for (offset, byte) in name.enumerated() { key |= UInt64(byte) << (8 * UInt64(offset)) }
+        return packedTable[key]
     }
 
-    private static let table: [String: UInt32] = [
+    /// `table` keyed by each name's bytes packed into a number, first byte lowest.
+    private static let packedTable: [UInt64: UInt32] = Dictionary(uniqueKeysWithValues: table.map { name, value in
+        precondition(name.utf8.count <= 8, "an entity name longer than eight bytes: \(name)")
+        return (name.utf8.enumerated().reduce(UInt64(0)) { $0 | UInt64($1.element) << (8 * UInt64($1.offset)) }, value)
+    })
+
+    static let table: [String: UInt32] = [
         "amp": 0x0026, "lt": 0x003C, "gt": 0x003E, "quot": 0x0022, "apos": 0x0027, "nbsp": 0x00A0, "copy": 0x00A9,
         "reg": 0x00AE, "trade": 0x2122, "hellip": 0x2026, "mdash": 0x2014, "ndash": 0x2013, "lsquo": 0x2018,
         "rsquo": 0x2019, "sbquo": 0x201A, "ldquo": 0x201C, "rdquo": 0x201D, "bdquo": 0x201E, "laquo": 0x00AB,

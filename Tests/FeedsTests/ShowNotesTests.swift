@@ -208,6 +208,21 @@ import TestSupport
         #expect(elapsed < .seconds(2))
     }
 
+    /// Every named reference of the table decodes to its code point (looked up by its packed bytes),
+    /// with and without its `;` where HTML allows that; a name one letter off, or too long, decodes to
+    /// nothing.
+    @Test func decodesEveryNamedReference() {
+        for (name, value) in HTMLEntities.table {
+            let decoded = "&\(name);".withUTF8Bytes { HTMLEntities.decode($0, at: 0, inAttribute: false) }
+            #expect(decoded?.value == value && decoded?.end == name.utf8.count + 2, "&\(name);")
+            for wrong in [name + "x", "x" + name, String(name.dropLast())] where HTMLEntities.table[wrong] == nil {
+                #expect("&\(wrong);".withUTF8Bytes { HTMLEntities.value(of: UnsafeBufferPointer(rebasing: $0[1..<($0.count - 1)])) } == nil,
+                        "&\(wrong);")
+            }
+        }
+        #expect("&averyverylongname;".withUTF8Bytes { HTMLEntities.decode($0, at: 0, inAttribute: false) } == nil)
+    }
+
     /// The packed tag names in `NoteTag` are what they claim to be.
     @Test func classifiesTagNames() {
         func tag(_ name: String) -> NoteTag {
