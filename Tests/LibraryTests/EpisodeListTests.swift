@@ -274,12 +274,7 @@ struct EpisodeListTests {
         try await withDirectory { dir in
             let path = dir.file("library.sqlite").path
             do {
-                var old = Migrator()
-                for migration in LibrarySchema.migrator.migrations where migration.name != "v13-episode-counts" {
-                    old.register(migration.name, migration.body)
-                }
-                let db = try Database(path: path)
-                try old.migrate(db)
+                let db = try libraryWithout("v13-episode-counts", at: path)
                 try db.run("INSERT INTO podcasts(feed_url, title, added_at, updated_at) VALUES('https://example.org/old', 'Old', 0, 0)")
                 for index in 0..<3 {
                     try db.run("INSERT INTO episodes(podcast_id, guid, title, media_url) VALUES(1, ?, 'Kept', 'https://example.org/1.mp3')", ["g\(index)"])

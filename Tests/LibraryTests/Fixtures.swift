@@ -1,6 +1,6 @@
 import EarshotCore
 import Foundation
-import Library
+@testable import Library
 import TestSupport
 
 /// A store on a fresh file in a fresh temporary directory, removed after `body`.
@@ -38,3 +38,15 @@ func feed(_ title: String, items count: Int, prefix: String = "ep") -> FeedConte
 
 /// The raw bytes of a file, for checking that a failed open left it untouched.
 func bytes(of url: URL) throws -> Data { try Data(contentsOf: url) }
+
+/// A library file at `path` migrated by every migration but `skipped`: a library from before it (the
+/// store opening it then runs it).
+func libraryWithout(_ skipped: String, at path: String) throws -> Database {
+    var old = Migrator()
+    for migration in LibrarySchema.migrator.migrations where migration.name != skipped {
+        old.register(migration.name, migration.body)
+    }
+    let db = try Database(path: path)
+    try old.migrate(db)
+    return db
+}

@@ -154,12 +154,7 @@ struct PlaylistStoreTests {
         try await withDirectory { dir in
             let path = dir.file("library.sqlite").path
             do {
-                var old = Migrator()
-                for migration in LibrarySchema.migrator.migrations where migration.name != "v3-playlists" {
-                    old.register(migration.name, migration.body)
-                }
-                let db = try Database(path: path)
-                try old.migrate(db)
+                let db = try libraryWithout("v3-playlists", at: path)
                 let tables = try db.fetchAll("SELECT name FROM sqlite_schema WHERE type = 'table'") { $0.string(at: 0) }
                 #expect(!tables.contains("playlists"))
                 try db.run("INSERT INTO podcasts(feed_url, title, added_at, updated_at) VALUES('https://example.org/old', 'Old', 0, 0)")
