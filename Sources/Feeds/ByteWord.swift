@@ -15,6 +15,15 @@ enum ByteWord {
         UnsafeRawPointer(bytes.baseAddress.unsafelyUnwrapped + position).loadUnaligned(as: UInt64.self).littleEndian
     }
 
+    /// Past every whole word of eight spaces from `start` (indentation in notes runs to dozens): where
+    /// the first word holding anything else, or the end, begins. The rest is the caller's.
+    @inline(__always)
+    static func pastSpaceWords(_ bytes: UnsafeBufferPointer<UInt8>, from start: Int) -> Int {
+        var index = start
+        while index + 8 <= bytes.count, load(bytes, at: index) == ones &* 0x20 { index += 8 }
+        return index
+    }
+
     /// 0x80 in each byte equal to `byte`.
     @inline(__always)
     static func equal(_ word: UInt64, _ byte: UInt8) -> UInt64 {

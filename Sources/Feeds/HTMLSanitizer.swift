@@ -89,7 +89,7 @@ struct HTMLSanitizer {
                 textReference()
             case 0x20, 0x09, 0x0A, 0x0C, 0x0D:
                 pendingSpace = true
-                index += 1
+                index = ByteWord.pastSpaceWords(bytes, from: index + 1)
             case 0x00...0x1F, 0x7F:
                 index += 1  // control characters say nothing
             case UInt8(ascii: "]") where openCDATA > 0 && matches("]]>", at: index):

@@ -44,15 +44,16 @@ struct HTMLToText {
                 openCDATA -= 1
                 index += 3
             case 0x20, 0x09, 0x0C:
+                // Spaces after it add nothing (the writer holds one back): indentation a word at a time.
                 writer.space()
-                index += 1
+                index = ByteWord.pastSpaceWords(bytes, from: index + 1)
             case 0x0A, 0x0D:
                 if isMarkup {
                     writer.space()
                 } else if byte == 0x0A || index + 1 >= count || bytes[index + 1] != 0x0A {
                     writer.lineBreak()
                 }
-                index += 1
+                index = ByteWord.pastSpaceWords(bytes, from: index + 1)
             default:
                 // A run of ordinary bytes (UTF-8 continuation bytes included) is copied in one go, single
                 // spaces between words too: they are already what the collapsing would produce.

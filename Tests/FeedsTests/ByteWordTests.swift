@@ -49,6 +49,28 @@ struct ByteWordTests {
         }
     }
 
+    /// Notes and summaries skip indentation eight spaces a step: a run of whitespace between words and
+    /// tags must read exactly as one space does, however long and wherever a step ends in it (notes full
+    /// of markup: there every kind of whitespace is a space).
+    @Test func aRunOfWhitespaceReadsAsOneSpace() {
+        let tokens = ["word", "two words", "<p>", "</p>", "<b>", "</b>", "<br>", "<a href=\"https://e.org/\">", "</a>",
+                      "<li>", "&amp;", "é"]
+        let spaces: [Character] = [" ", " ", " ", "\n", "\t", "\r", "\u{0C}"]
+        var generator = SplitMix64(seed: 9)
+        for _ in 0..<3_000 {
+            var html = "<p>", single = "<p>"
+            for _ in 0..<Int(generator.next() % 8) + 1 {
+                let token = tokens[Int(generator.next() % UInt64(tokens.count))]
+                let length = Int(generator.next() % 30)
+                let run = String((0..<length).map { _ in spaces[Int(generator.next() % UInt64(spaces.count))] })
+                html += token + run
+                single += token + (length > 0 ? " " : "")
+            }
+            #expect(ShowNotes.sanitize(html: html).html == ShowNotes.sanitize(html: single).html, "\(html.debugDescription)")
+            #expect(FeedValues.plainText(fromHTML: html) == FeedValues.plainText(fromHTML: single), "\(html.debugDescription)")
+        }
+    }
+
     @Test func runsEndWhereAByteByByteScanEndsThem() {
         // Mostly letters, so that whole words of eight run on; the rest are the bytes that end or split runs.
         let letters: [UInt8] = Array("abcxyz".utf8) + [0xC3, 0xA9, 0xE2, 0x80, 0x94]
