@@ -1,3 +1,4 @@
+import EarshotCore
 import FoundationEssentials
 
 /// Reads a tag's attributes up to its `>`, as browsers split them (names end at whitespace, `/`, `>` or
@@ -181,14 +182,10 @@ extension HTMLSanitizer {
     /// bytes and more, and were looked at twice: for references, then for escaping).
     static func look(_ bytes: UnsafeBufferPointer<UInt8>, _ range: Range<Int>) -> (clean: Bool, plain: Bool) {
         var index = range.lowerBound
-        // Words with none of the six bytes that matter pass four tests: `"` (0x22) and `&` (0x26)
-        // differ only in bit 2, `<` (0x3C) and `>` (0x3E) only in bit 1, so setting that bit makes
-        // one comparison find both. A word with any of them is looked at byte by byte.
-        let bit2 = ByteWord.ones &* 0x04, bit1 = ByteWord.ones &* 0x02
+        // Words with none of the six bytes that matter pass at once; one with any is looked at byte by byte.
         while index + 8 <= range.upperBound {
             let word = ByteWord.load(bytes, at: index)
-            if ByteWord.below(word, 0x20) | ByteWord.equal(word, 0x7F) | ByteWord.equal(word | bit2, 0x26)
-                | ByteWord.equal(word | bit1, 0x3E) != 0 { break }
+            if ByteWord.below(word, 0x20) | ByteWord.equal(word, 0x7F) | ByteWord.escapable(word) != 0 { break }
             index += 8
         }
         var plain = true

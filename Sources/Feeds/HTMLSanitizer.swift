@@ -182,26 +182,26 @@ struct HTMLSanitizer {
         out.open(NoteElement.br.name)
     }
 
-    /// The address `keepURL` kept, where it stands in the notes (nil: in `url`). A value, not a method
-    /// taking a closure that writes to `out`: that call borrowed the whole sanitizer, `out` with it, so
-    /// each write copied the output written so far.
-    var urlFromNotes: UnsafeBufferPointer<UInt8>? { urlInNotes.map { UnsafeBufferPointer(rebasing: bytes[$0]) } }
+    /// Writes to `out` with the address `keepURL` kept (where it stands in the notes, or in `url`) and
+    /// whether it needs escaping. `out` is handed to `write`, not captured: a closure capturing it
+    /// borrowed the whole sanitizer, and each write then copied the output written so far.
+    mutating func writeWithKeptURL(_ write: (inout SanitizedHTML.Writer, UnsafeBufferPointer<UInt8>, Bool) -> Void) {
+        let escaping = !urlIsPlain
+        if let range = urlInNotes {
+            write(&out, UnsafeBufferPointer(rebasing: bytes[range]), escaping)
+        } else {
+            url.withUnsafeBufferPointer { write(&out, $0, escaping) }
+        }
+    }
 
     /// An image in the current element, its address the one `keepURL` kept.
     mutating func appendImage(alternative: String?) {
-        let escaping = !urlIsPlain
         if var alternative {
             alternative.withUTF8 { alt in
-                if let address = urlFromNotes {
-                    out.open(NoteElement.img.name, "alt", alt, "src", address, escaping: escaping)  // name order
-                } else {
-                    url.withUnsafeBufferPointer { out.open(NoteElement.img.name, "alt", alt, "src", $0, escaping: escaping) }
-                }
+                writeWithKeptURL { $0.open(NoteElement.img.name, "alt", alt, "src", $1, escaping: $2) }  // name order
             }
-        } else if let address = urlFromNotes {
-            out.open(NoteElement.img.name, "src", address, escaping: escaping)
         } else {
-            url.withUnsafeBufferPointer { out.open(NoteElement.img.name, "src", $0, escaping: escaping) }
+            writeWithKeptURL { $0.open(NoteElement.img.name, "src", $1, escaping: $2) }
         }
     }
 
@@ -214,12 +214,7 @@ struct HTMLSanitizer {
     mutating func push(_ element: NoteElement) {
         let start = out.bytes.count
         if element == .a {
-            let escaping = !urlIsPlain
-            if let address = urlFromNotes {
-                out.open(element.name, "href", address, escaping: escaping)
-            } else {
-                url.withUnsafeBufferPointer { out.open(element.name, "href", $0, escaping: escaping) }
-            }
+            writeWithKeptURL { $0.open(NoteElement.a.name, "href", $1, escaping: $2) }
         } else {
             out.open(element.name)
         }

@@ -1,3 +1,4 @@
+import EarshotCore
 /// The converter behind `FeedValues.plainText(fromHTML:)`: one pass over the bytes.
 struct HTMLToText {
     let bytes: UnsafeBufferPointer<UInt8>

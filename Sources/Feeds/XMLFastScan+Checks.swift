@@ -1,3 +1,4 @@
+import EarshotCore
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -88,8 +89,8 @@ extension XMLFastScan {
     /// Checks `document[from..<to]`: every byte a character XML 1.0 allows, in valid UTF-8 (no control
     /// character but tab, line feed and carriage return, no surrogate, no U+FFFE or U+FFFF). Returns where
     /// it stopped (at `to`, or past it: by ASCII checked a step at a time, or by the rest of a sequence
-    /// that began before it); nil when a byte fails. Sixteen or eight ASCII bytes at a time. (References were checked before the scan began:
-    /// `referencesAreReadable`.)
+    /// that began before it); nil when a byte fails. Sixteen or eight ASCII bytes at a time. (References
+    /// were checked before the scan began: `referencesAreReadable`.)
     static func checkText(_ document: UnsafeRawBufferPointer, from: Int, to: Int) -> Int? {
         let bytes = document.bindMemory(to: UInt8.self)
         let count = bytes.count

@@ -1,3 +1,4 @@
+import EarshotCore
 #if canImport(Glibc)
 import Glibc
 #endif

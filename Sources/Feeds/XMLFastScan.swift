@@ -1,3 +1,4 @@
+import EarshotCore
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -295,8 +296,7 @@ struct XMLFastScan {
     func spacesEnd(from start: Int) -> Int {
         var at = start
         while at < count, isSpace(bytes[at]) {
-            at += 1
-            while at + 8 <= count, UnsafeRawPointer(bytes + at).loadUnaligned(as: UInt64.self) == 0x2020_2020_2020_2020 { at += 8 }
+            at = ByteWord.pastSpaceWords(document, from: at + 1)
         }
         return at
     }

@@ -1,3 +1,4 @@
+import EarshotCore
 import Testing
 import TestSupport
 @testable import Feeds

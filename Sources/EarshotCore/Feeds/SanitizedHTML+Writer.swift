@@ -190,23 +190,6 @@ extension SanitizedHTML {
 
         public func finish() -> String { String(decoding: bytes, as: UTF8.self) }
 
-        /// 0x80 in each byte of `word` equal to `byte`, exact per byte (no borrow runs from one byte into
-        /// the next, unlike the classic "has a zero byte" test). (Feeds' `ByteWord.equal`; EarshotCore
-        /// does not import Feeds.)
-        @inline(__always)
-        static func bytes(_ word: UInt64, equalTo byte: UInt8) -> UInt64 {
-            let highs: UInt64 = 0x8080_8080_8080_8080
-            let x = word ^ (0x0101_0101_0101_0101 &* UInt64(byte))
-            return ~(((x & ~highs) &+ ~highs) | x) & highs
-        }
-
-        /// 0x80 in each byte of `word` that is `"`, `&`, `<` or `>`: `"` (0x22) and `&` (0x26) differ
-        /// only in bit 2, `<` (0x3C) and `>` (0x3E) only in bit 1, so two comparisons find all four.
-        @inline(__always)
-        static func escapable(_ word: UInt64) -> UInt64 {
-            bytes(word | 0x0404_0404_0404_0404, equalTo: 0x26) | bytes(word | 0x0202_0202_0202_0202, equalTo: 0x3E)
-        }
-
         /// Copies runs that need no escaping in one go: notes are mostly such runs. Eight bytes a step;
         /// a word holding a byte to escape goes on from that byte (its place read from the mask), not a
         /// byte at a time.
@@ -217,7 +200,7 @@ extension SanitizedHTML {
             while index < count {
                 var at = index
                 if let base = buffer.baseAddress, index + 8 <= count {
-                    let hits = Self.escapable(UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self).littleEndian)
+                    let hits = ByteWord.escapable(UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self).littleEndian)
                     if hits == 0 {
                         index += 8
                         continue

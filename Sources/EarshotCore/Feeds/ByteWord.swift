@@ -3,37 +3,46 @@
 ///
 /// Show notes are tens of megabytes of words and single spaces; the text scanners look at a word of eight
 /// bytes per step and go byte by byte only where something ends a run of text.
-enum ByteWord {
-    static let ones: UInt64 = 0x0101_0101_0101_0101
-    static let highs: UInt64 = 0x8080_8080_8080_8080
+public enum ByteWord {
+    // Constants as computed values: code inlined into other modules folds them (a stored `static let`
+    // would be read through its one-time initializer on every use).
+    @inlinable public static var ones: UInt64 { 0x0101_0101_0101_0101 }
+    @inlinable public static var highs: UInt64 { 0x8080_8080_8080_8080 }
     /// The last byte's high bit.
-    static let lastHigh: UInt64 = 0x80 << 56
+    @inlinable public static var lastHigh: UInt64 { 0x80 << 56 }
 
     /// The eight bytes at `position` of `bytes` (which must hold them), first byte lowest.
-    @inline(__always)
-    static func load(_ bytes: UnsafeBufferPointer<UInt8>, at position: Int) -> UInt64 {
+    @inlinable @inline(__always)
+    public static func load(_ bytes: UnsafeBufferPointer<UInt8>, at position: Int) -> UInt64 {
         UnsafeRawPointer(bytes.baseAddress.unsafelyUnwrapped + position).loadUnaligned(as: UInt64.self).littleEndian
     }
 
     /// Past every whole word of eight spaces from `start` (indentation in notes runs to dozens): where
     /// the first word holding anything else, or the end, begins. The rest is the caller's.
-    @inline(__always)
-    static func pastSpaceWords(_ bytes: UnsafeBufferPointer<UInt8>, from start: Int) -> Int {
+    @inlinable @inline(__always)
+    public static func pastSpaceWords(_ bytes: UnsafeBufferPointer<UInt8>, from start: Int) -> Int {
         var index = start
         while index + 8 <= bytes.count, load(bytes, at: index) == ones &* 0x20 { index += 8 }
         return index
     }
 
     /// 0x80 in each byte equal to `byte`.
-    @inline(__always)
-    static func equal(_ word: UInt64, _ byte: UInt8) -> UInt64 {
+    @inlinable @inline(__always)
+    public static func equal(_ word: UInt64, _ byte: UInt8) -> UInt64 {
         let x = word ^ (ones &* UInt64(byte))
         return ~(((x & ~highs) &+ ~highs) | x) & highs
     }
 
+    /// 0x80 in each byte that HTML escapes: `"`, `&`, `<`, `>`. `"` (0x22) and `&` (0x26) differ only in
+    /// bit 2, `<` (0x3C) and `>` (0x3E) only in bit 1, so with that bit set one comparison finds both.
+    @inlinable @inline(__always)
+    public static func escapable(_ word: UInt64) -> UInt64 {
+        equal(word | ones &* 0x04, 0x26) | equal(word | ones &* 0x02, 0x3E)
+    }
+
     /// 0x80 in each byte below `limit` (1...0x80).
-    @inline(__always)
-    static func below(_ word: UInt64, _ limit: UInt8) -> UInt64 {
+    @inlinable @inline(__always)
+    public static func below(_ word: UInt64, _ limit: UInt8) -> UInt64 {
         ~(((word & ~highs) &+ ones &* UInt64(0x80 - limit)) | word) & highs
     }
 
@@ -41,8 +50,8 @@ enum ByteWord {
     /// bytes that end a run, spaces included) is there except spaces followed within the word by a byte
     /// that does not stop it; 7 when the same holds but the last byte is a space (what follows it is in
     /// the next word, which starts there); 0 otherwise (the caller looks byte by byte).
-    @inline(__always)
-    static func runLength(stops: UInt64, spaces: UInt64) -> Int {
+    @inlinable @inline(__always)
+    public static func runLength(stops: UInt64, spaces: UInt64) -> Int {
         let others = stops & ~spaces
         let spaceBeforeStop = spaces & (stops >> 8)
         guard others | spaceBeforeStop == 0 else { return 0 }
@@ -53,8 +62,8 @@ enum ByteWord {
     /// between them included. `stops(word)` marks, with `equal`/`below`, the bytes of a word that are not
     /// ordinary (spaces among them): the run goes eight bytes at a time where it can and byte by byte
     /// where something ends it. The two must agree; the text scanners' tests check that they do.
-    @inline(__always)
-    static func endOfRun(_ bytes: UnsafeBufferPointer<UInt8>, from start: Int, stops: (UInt64) -> UInt64,
+    @inlinable @inline(__always)
+    public static func endOfRun(_ bytes: UnsafeBufferPointer<UInt8>, from start: Int, stops: (UInt64) -> UInt64,
                          isOrdinary: (UInt8) -> Bool) -> Int {
         let count = bytes.count
         var cursor = start
