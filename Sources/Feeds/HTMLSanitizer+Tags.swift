@@ -152,9 +152,9 @@ extension HTMLSanitizer {
             startLine()
         case .img:
             guard let source = scan.source, keepURL(source, allowMailto: false) else { return }
-            let alt = scan.alternative.map { plainAttribute($0) }
+            let hasAlternative = scan.alternative.map { keepAlternative($0) } ?? false
             beforeContent()
-            appendImage(alternative: alt?.isEmpty == false ? alt : nil)
+            appendImage(withAlternative: hasAlternative)
         case .a:
             if let depth = openDepth(of: .a) { close(downTo: depth) }
             guard stack.count < Self.maxDepth, let reference = scan.reference,

@@ -46,6 +46,10 @@ struct HTMLSanitizer {
     var urlInNotes: Range<Int>?
     /// `url` holds nothing an attribute value escapes (`keepURL` looked): it is written as it is.
     var urlIsPlain = false
+    /// The `alt` of the image being added (`keepAlternative`), when it was decoded or squashed.
+    var alt: [UInt8] = []
+    /// Where the `alt` stands in the notes when it shows as it is written (nearly always).
+    var altInNotes: Range<Int>?
 
     /// The buffers one pass leaves to the next: a feed sanitizes thousands of notes in a row.
     struct Scratch {
@@ -53,6 +57,7 @@ struct HTMLSanitizer {
         var out: [UInt8] = []
         var text: [UInt8] = []
         var url: [UInt8] = []
+        var alt: [UInt8] = []
     }
 
     init(_ bytes: UnsafeBufferPointer<UInt8>, baseURL: URL?) {
@@ -65,6 +70,7 @@ struct HTMLSanitizer {
         swap(&stack, &scratch.stack)
         swap(&text, &scratch.text)
         swap(&url, &scratch.url)
+        swap(&alt, &scratch.alt)
         out = SanitizedHTML.Writer()
         out.reuse(&scratch.out)
         stack.removeAll(keepingCapacity: true)
@@ -74,6 +80,7 @@ struct HTMLSanitizer {
         swap(&stack, &scratch.stack)
         swap(&text, &scratch.text)
         swap(&url, &scratch.url)
+        swap(&alt, &scratch.alt)
         scratch.out = out.takeBuffer()
         return result
     }
@@ -194,14 +201,23 @@ struct HTMLSanitizer {
         }
     }
 
-    /// An image in the current element, its address the one `keepURL` kept.
-    mutating func appendImage(alternative: String?) {
-        if var alternative {
-            alternative.withUTF8 { alt in
-                writeWithKeptURL { $0.open(NoteElement.img.name, "alt", alt, "src", $1, escaping: $2) }  // name order
-            }
-        } else {
+    /// An image in the current element, its address the one `keepURL` kept, its `alt` the one
+    /// `keepAlternative` kept when `withAlternative`.
+    mutating func appendImage(withAlternative: Bool) {
+        guard withAlternative else {
             writeWithKeptURL { $0.open(NoteElement.img.name, "src", $1, escaping: $2) }
+            return
+        }
+        if let range = altInNotes {
+            let alt = UnsafeBufferPointer(rebasing: bytes[range])
+            writeWithKeptURL { $0.open(NoteElement.img.name, "alt", alt, "src", $1, escaping: $2) }  // name order
+        } else {
+            // `alt` is lent to the writer by a copy of its reference: the array itself is not borrowed
+            // while `out` is written.
+            let text = alt
+            text.withUnsafeBufferPointer { alt in
+                writeWithKeptURL { $0.open(NoteElement.img.name, "alt", alt, "src", $1, escaping: $2) }
+            }
         }
     }
 

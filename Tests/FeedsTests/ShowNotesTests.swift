@@ -186,6 +186,31 @@ import TestSupport
         #expect(breaks > 100, "the inputs must make several paragraphs")
     }
 
+    /// An image's `alt` shows as text: references decoded, every control character and run of whitespace
+    /// one space, the ends trimmed; an `alt` with nothing left is dropped. Random mixes of pieces whose
+    /// shown text is known, read where they stand (already as shown) and through the decoding path alike.
+    @Test func showsImageAlternativesAsText() {
+        // (as written in the attribute, as shown before squashing; "\u{20}" stands for whitespace)
+        let pieces: [(String, String)] = [
+            ("a", "a"), ("Bc", "Bc"), ("é", "é"), (" ", " "), ("\t", " "), ("\n", " "), ("\u{1}", " "), ("\u{7F}", " "),
+            ("&amp;", "&"), ("&#9;", " "), ("&#x1;", " "), ("&quot;", "\""), ("<", "<"), (">", ">"), ("&nbsp;", "\u{A0}"),
+            ("'", "'"),
+        ]
+        var generator = SplitMix64(seed: 11)
+        var asWritten = 0, decoded = 0, dropped = 0
+        for _ in 0..<4_000 {
+            let chosen = (0..<Int(generator.next() % 7)).map { _ in pieces[Int(generator.next() % UInt64(pieces.count))] }
+            let written = chosen.map(\.0).joined()
+            let shown = chosen.map(\.1).joined().split(separator: " ").joined(separator: " ")
+            let notes = ShowNotes.sanitize(html: #"<img src="https://i.example/a.png" alt="\#(written)">"#).nodes
+            let expected: [String: String] = shown.isEmpty ? ["src": "https://i.example/a.png"]
+                : ["alt": shown, "src": "https://i.example/a.png"]
+            #expect(notes == [.element("img", attributes: expected, children: [])], "\(written.debugDescription)")
+            if shown.isEmpty { dropped += 1 } else if shown == written { asWritten += 1 } else { decoded += 1 }
+        }
+        #expect(asWritten > 200 && decoded > 200 && dropped > 200, "every path must be taken")
+    }
+
     /// Deep nesting is cut at `maxDepth`, so encoding, decoding and comparing the tree stay shallow.
     @Test func boundsTheDepthOfTheTree() async throws {
         let html = String(repeating: "<b><blockquote>", count: 50_000) + "deep"
