@@ -38,6 +38,13 @@ struct FeedBuilder {
     /// What one item leaves for the next: show-notes buffers and the sanitizer's.
     private var spareNotes = ItemDraft.NotesBuffers()
     private var scratch = HTMLSanitizer.Scratch()
+    /// The text the rules are handed is well-formed UTF-8: `XMLFastScan` checks every byte before it
+    /// hands any over (libxml2, recovering, may hand over stray bytes). Notes sanitized from it then need
+    /// no check of their own (`HTMLSanitizer.Scratch.inputIsValidUTF8`).
+    var textIsValidUTF8: Bool {
+        get { scratch.inputIsValidUTF8 }
+        set { scratch.inputIsValidUTF8 = newValue }
+    }
     /// A taped parse's items with long notes, finished by either of its threads (`FeedTape`); nil: each
     /// item is finished here as it ends.
     var line: FinishingLine?

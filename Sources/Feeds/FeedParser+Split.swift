@@ -145,8 +145,10 @@ final class SplitRead: @unchecked Sendable {
     /// Reads piece `piece` on the other thread: its items, or nil when it does not fit.
     private func read(_ piece: Int) -> [FeedItem]? {
         guard let context, let baseURL else { return nil }
-        let events = FeedEvents(builder: FeedBuilder(baseURL: baseURL, keepsItemsWithoutEnclosure: keepsItemsWithoutEnclosure,
-                                                     keepsSourceText: keepsSourceText))
+        var builder = FeedBuilder(baseURL: baseURL, keepsItemsWithoutEnclosure: keepsItemsWithoutEnclosure,
+                                  keepsSourceText: keepsSourceText)
+        builder.textIsValidUTF8 = true  // read by `XMLFastScan`
+        let events = FeedEvents(builder: builder)
         events.state.walk = FeedWalk(pieceIn: scopes)
         events.cancellation = cancellation
         let isLast = piece == offsets.count

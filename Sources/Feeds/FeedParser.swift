@@ -147,6 +147,8 @@ public enum FeedParser {
     /// a sink was handed on the way are taken back (`restart`) before libxml2 reads it from the start.
     private static func scan(_ document: UnsafeMutableRawBufferPointer, into builder: FeedBuilder,
                              threads: Threads) throws -> FeedContent? {
+        var builder = builder
+        builder.textIsValidUTF8 = true  // the scan checks every byte before it hands any over
         let handler: FeedEvents, read: Bool
         if threads.splits(size: document.count), let points = SplitRead.meetingPoints(UnsafeRawBufferPointer(document)) {
             (handler, read) = splitRead(document, at: points, into: builder)

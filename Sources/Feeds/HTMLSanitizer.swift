@@ -40,6 +40,8 @@ struct HTMLSanitizer {
     var pendingBreak = false
     /// `<![CDATA[` openers seen, whose `]]>` is dropped.
     var openCDATA = 0
+    /// `Scratch.inputIsValidUTF8`.
+    var inputIsValidUTF8 = false
     /// The address of the link or image being opened (`keepURL`), when it was decoded or resolved.
     var url: [UInt8] = []
     /// Where the address stands in the notes when it is kept as it is written (nearly always).
@@ -58,6 +60,10 @@ struct HTMLSanitizer {
         var text: [UInt8] = []
         var url: [UInt8] = []
         var alt: [UInt8] = []
+        /// The bytes to sanitize are well-formed UTF-8 (a `String`'s, or text `XMLFastScan` checked): the
+        /// output, made of runs of them cut at ASCII bytes, of ASCII and of encoded scalars, is then too,
+        /// and is not checked again (a large feed's notes are megabytes).
+        var inputIsValidUTF8 = false
     }
 
     init(_ bytes: UnsafeBufferPointer<UInt8>, baseURL: URL?) {
@@ -67,6 +73,7 @@ struct HTMLSanitizer {
 
     /// Runs over the bytes with `scratch`'s buffers, which keep their capacity for the next run.
     mutating func run(reusing scratch: inout Scratch) -> SanitizedHTML {
+        inputIsValidUTF8 = scratch.inputIsValidUTF8
         swap(&stack, &scratch.stack)
         swap(&text, &scratch.text)
         swap(&url, &scratch.url)
@@ -118,7 +125,7 @@ struct HTMLSanitizer {
         }
         while stack.count > 1 { popTop() }
         dropTrailingBreaks(from: 0)
-        return SanitizedHTML(writtenBy: out)
+        return SanitizedHTML(writtenBy: out, checking: !inputIsValidUTF8)
     }
 
     /// Where a run of ordinary bytes starting before `start` ends (a local loop: the hot one).

@@ -17,7 +17,11 @@ import FoundationEssentials
 public enum ShowNotes {
     /// Sanitizes `html` (relative links are refused: there is no feed to resolve them against).
     public static func sanitize(html: String) -> SanitizedHTML {
-        html.withUTF8Bytes { sanitize(bytes: $0, baseURL: nil) }
+        html.withUTF8Bytes { bytes in
+            var scratch = HTMLSanitizer.Scratch()
+            scratch.inputIsValidUTF8 = true  // a `String`'s
+            return sanitize(bytes: bytes, baseURL: nil, reusing: &scratch)
+        }
     }
 
     /// Sanitizes HTML bytes (UTF-8), resolving relative links against `baseURL` when given.

@@ -29,10 +29,17 @@ public struct SanitizedHTML: Sendable, Hashable {
 
     /// Bytes a `Writer` wrote (UTF-8 by construction; anything else is read leniently, never trusted).
     public init(writtenBy writer: Writer) {
+        self.init(writtenBy: writer, checking: true)
+    }
+
+    /// Bytes a `Writer` wrote; `checking: false` when they are known to be well-formed UTF-8 (the
+    /// writer was given only well-formed text: checked again in debug builds).
+    public init(writtenBy writer: Writer, checking: Bool) {
+        assert(checking || writer.bytes.withUnsafeBufferPointer(UTF8Check.isValid), "the writer was given text that is not UTF-8")
         // Feeds are UTF-8 by the time they are parsed, but a document libxml2 recovered from can hand
         // over stray bytes: anything invalid is replaced (U+FFFD), as `String` would, so the bytes always
         // read back as they were written.
-        guard writer.bytes.withUnsafeBufferPointer(UTF8Check.isValid) else {
+        guard !checking || writer.bytes.withUnsafeBufferPointer(UTF8Check.isValid) else {
             utf8 = Array(String(decoding: writer.bytes, as: UTF8.self).utf8)
             return
         }
