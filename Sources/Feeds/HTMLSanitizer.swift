@@ -229,26 +229,26 @@ struct HTMLSanitizer {
     }
 
     /// Whether the current element already shows something.
-    var currentHasContent: Bool { out.bytes.count > stack[stack.count - 1].contentStart }
+    var currentHasContent: Bool { out.count > stack[stack.count - 1].contentStart }
 
     // MARK: Tree
 
     /// Opens `element` inside the current one (a link with its `href` the address `keepURL` kept).
     mutating func push(_ element: NoteElement) {
-        let start = out.bytes.count
+        let start = out.count
         if element == .a {
             writeWithKeptURL { $0.open(NoteElement.a.name, "href", $1, escaping: $2) }
         } else {
             out.open(element.name)
         }
-        stack.append(Open(element: element, start: start, contentStart: out.bytes.count))
+        stack.append(Open(element: element, start: start, contentStart: out.count))
     }
 
     /// Closes the current element; an element left empty is taken back.
     mutating func popTop() {
         let open = stack.removeLast()
         dropTrailingBreaks(from: open.contentStart)
-        if out.bytes.count == open.contentStart {
+        if out.count == open.contentStart {
             out.truncate(to: open.start)
         } else {
             out.close(open.element.name)
@@ -258,7 +258,7 @@ struct HTMLSanitizer {
     /// Line breaks that end an element break nothing (feeds pad their notes with them). Text that reads
     /// `<br>` is written escaped, so the output ending in `<br>` is always a break element.
     mutating func dropTrailingBreaks(from contentStart: Int) {
-        while out.endsWithBreak(after: contentStart) { out.truncate(to: out.bytes.count - 4) }
+        while out.endsWithBreak(after: contentStart) { out.truncate(to: out.count - 4) }
     }
 
     /// The depth of the innermost open `element`, or nil. `stopAtLists` ends the search at a list (the

@@ -2,22 +2,77 @@ extension SanitizedHTML {
     /// Writes sanitized notes as HTML, an element at a time (`open`/`close`) or from a tree (`write`).
     /// Escapes text and attribute values; knows nothing of which elements are allowed (its callers do).
     public struct Writer {
-        public private(set) var bytes: [UInt8] = []
+        /// Where the bytes are written: its whole length is room, the bytes written are its first
+        /// `count` (what lies after them is left over and never read). A tag is stored through one
+        /// pointer, not appended a byte at a time (`Array.append` checked uniqueness and capacity for
+        /// each: 15–20 instructions a byte, a hundred for `</li>`).
+        private var storage: [UInt8] = []
+        /// How many bytes are written.
+        public private(set) var count = 0
+
+        /// The bytes written (a copy).
+        public var bytes: [UInt8] { Array(storage[..<count]) }
 
         public init() {}
 
-        /// Takes `buffer` over to write into, emptied but keeping its capacity (a swap, so the buffer is
-        /// never shared and never copied); `takeBuffer` gives it back.
+        /// The bytes written, lent.
+        public func withBytes<R>(_ body: (UnsafeBufferPointer<UInt8>) throws -> R) rethrows -> R {
+            try storage.withUnsafeBufferPointer { try body(UnsafeBufferPointer(rebasing: $0[..<count])) }
+        }
+
+        /// Takes `buffer` over to write into, keeping its room (a swap, so the buffer is never shared
+        /// and never copied); `takeBuffer` gives it back.
         public mutating func reuse(_ buffer: inout [UInt8]) {
-            swap(&bytes, &buffer)
-            bytes.removeAll(keepingCapacity: true)
+            swap(&storage, &buffer)
+            count = 0
         }
 
         /// The buffer, for the next writer to reuse; this writer is left empty.
         public mutating func takeBuffer() -> [UInt8] {
             var taken: [UInt8] = []
-            swap(&taken, &bytes)
+            swap(&taken, &storage)
+            count = 0
             return taken
+        }
+
+        /// Stores at most `maximum` bytes with `body`, which writes them from the pointer it is given and
+        /// returns the pointer past the last.
+        @inline(__always)
+        private mutating func write(atMost maximum: Int, _ body: (UnsafeMutablePointer<UInt8>) -> UnsafeMutablePointer<UInt8>) {
+            if count + maximum > storage.count { grow(to: count + maximum) }
+            let start = count
+            count = storage.withUnsafeMutableBufferPointer { room in
+                let base = room.baseAddress!
+                return body(base + start) - base
+            }
+        }
+
+        private mutating func grow(to needed: Int) {
+            storage.append(contentsOf: repeatElement(0, count: max(needed, storage.count * 2, 256) - storage.count))
+        }
+
+        /// Puts `source` at `target` and moves it past: a few bytes one at a time (names, entities),
+        /// longer runs in one copy.
+        @inline(__always)
+        private static func put(_ source: UnsafeBufferPointer<UInt8>, _ target: inout UnsafeMutablePointer<UInt8>) {
+            guard let base = source.baseAddress else { return }
+            if source.count <= 16 {
+                for offset in 0..<source.count { target[offset] = base[offset] }
+            } else {
+                target.update(from: base, count: source.count)
+            }
+            target += source.count
+        }
+
+        @inline(__always)
+        private static func put(_ literal: StaticString, _ target: inout UnsafeMutablePointer<UInt8>) {
+            put(UnsafeBufferPointer(start: literal.utf8Start, count: literal.utf8CodeUnitCount), &target)
+        }
+
+        @inline(__always)
+        private static func put(_ byte: UInt8, _ target: inout UnsafeMutablePointer<UInt8>) {
+            target.pointee = byte
+            target += 1
         }
 
         /// Elements written without content or an end tag.
@@ -30,35 +85,47 @@ extension SanitizedHTML {
 
         /// `<tag a="v" …>` with the attributes already in name order.
         public mutating func open(_ tag: String, sortedAttributes: [(name: String, value: String)]) {
-            bytes.append(UInt8(ascii: "<"))
-            append(tag)
-            for (name, value) in sortedAttributes { attribute(name, value) }
-            bytes.append(UInt8(ascii: ">"))
+            var tag = tag
+            tag.withUTF8 { tag in write(atMost: tag.count + 1) { Self.tagStart(tag, $0) } }
+            for (name, value) in sortedAttributes {
+                var name = name, value = value
+                name.withUTF8 { name in value.withUTF8 { value in attribute(name, value, escaping: true) } }
+            }
+            write(atMost: 1) { Self.end($0) }
         }
 
         /// `<tag>`. (The sanitizer's overloads take no array: it opens a quarter of a million tags on a
         /// large feed.)
         public mutating func open(_ tag: String) {
-            bytes.append(UInt8(ascii: "<"))
-            append(tag)
-            bytes.append(UInt8(ascii: ">"))
+            var tag = tag
+            tag.withUTF8 { tag in write(atMost: tag.count + 2) { Self.end(Self.tagStart(tag, $0)) } }
         }
 
         /// `<tag>`, the name given as a literal (the sanitizer's element names: no `String` to unpack).
         public mutating func open(_ tag: StaticString) {
-            bytes.append(UInt8(ascii: "<"))
-            tag.withUTF8Buffer { appendBytes($0) }
-            bytes.append(UInt8(ascii: ">"))
+            write(atMost: tag.utf8CodeUnitCount + 2) { Self.end(Self.tagStart(tag.buffer, $0)) }
         }
 
         /// `<tag name="value">` with the value as UTF-8 bytes (a link's address, straight from the notes).
         /// `escaping: false`: the caller has made sure the value holds no `"`, `&`, `<` or `>`.
         public mutating func open(_ tag: StaticString, _ name: StaticString, _ value: UnsafeBufferPointer<UInt8>,
                                   escaping: Bool = true) {
-            bytes.append(UInt8(ascii: "<"))
-            tag.withUTF8Buffer { appendBytes($0) }
-            attribute(name, value, escaping: escaping)
-            bytes.append(UInt8(ascii: ">"))
+            if !escaping, value.count <= Self.smallValue {
+                // The whole tag at once: nearly every link.
+                write(atMost: tag.utf8CodeUnitCount + name.utf8CodeUnitCount + value.count + 6) { target in
+                    var target = Self.tagStart(tag.buffer, target)
+                    Self.put(0x20, &target)
+                    Self.put(name, &target)
+                    Self.put("=\"", &target)
+                    Self.put(value, &target)
+                    Self.put("\">", &target)
+                    return target
+                }
+                return
+            }
+            write(atMost: tag.utf8CodeUnitCount + 1) { Self.tagStart(tag.buffer, $0) }
+            attribute(name.buffer, value, escaping: escaping)
+            write(atMost: 1) { Self.end($0) }
         }
 
         /// `<tag name="value" name2="value2">` with the values as UTF-8 bytes, `name` before `name2` in
@@ -66,102 +133,115 @@ extension SanitizedHTML {
         /// `escaping: false`: the caller has made sure `value2` holds no `"`, `&`, `<` or `>`.
         public mutating func open(_ tag: StaticString, _ name: StaticString, _ value: UnsafeBufferPointer<UInt8>,
                                   _ name2: StaticString, _ value2: UnsafeBufferPointer<UInt8>, escaping: Bool = true) {
-            bytes.append(UInt8(ascii: "<"))
-            tag.withUTF8Buffer { appendBytes($0) }
-            attribute(name, value)
-            attribute(name2, value2, escaping: escaping)
-            bytes.append(UInt8(ascii: ">"))
+            write(atMost: tag.utf8CodeUnitCount + 1) { Self.tagStart(tag.buffer, $0) }
+            attribute(name.buffer, value, escaping: true)
+            attribute(name2.buffer, value2, escaping: escaping)
+            write(atMost: 1) { Self.end($0) }
         }
 
         /// `</tag>`, the name given as a literal.
         public mutating func close(_ tag: StaticString) {
-            bytes.append(UInt8(ascii: "<"))
-            bytes.append(UInt8(ascii: "/"))
-            tag.withUTF8Buffer { appendBytes($0) }
-            bytes.append(UInt8(ascii: ">"))
-        }
-
-        private mutating func attribute(_ name: StaticString, _ value: UnsafeBufferPointer<UInt8>, escaping: Bool = true) {
-            bytes.append(0x20)
-            name.withUTF8Buffer { appendBytes($0) }
-            bytes.append(UInt8(ascii: "="))
-            bytes.append(UInt8(ascii: "\""))
-            if escaping {
-                appendEscaped(buffer: value, quote: true)
-            } else {
-                assert(!value.contains { $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "&") || $0 == UInt8(ascii: "<") || $0 == UInt8(ascii: ">") })
-                appendBytes(value)
-            }
-            bytes.append(UInt8(ascii: "\""))
-        }
-
-        private mutating func attribute(_ name: String, _ value: String) {
-            bytes.append(0x20)
-            append(name)
-            bytes.append(UInt8(ascii: "="))
-            bytes.append(UInt8(ascii: "\""))
-            var value = value
-            value.withUTF8 { appendEscaped(buffer: $0, quote: true) }
-            bytes.append(UInt8(ascii: "\""))
+            write(atMost: tag.utf8CodeUnitCount + 3) { Self.closing(tag.buffer, $0) }
         }
 
         public mutating func close(_ tag: String) {
-            bytes.append(UInt8(ascii: "<"))
-            bytes.append(UInt8(ascii: "/"))
-            append(tag)
-            bytes.append(UInt8(ascii: ">"))
+            var tag = tag
+            tag.withUTF8 { tag in write(atMost: tag.count + 3) { Self.closing(tag, $0) } }
         }
 
-        /// Appends `source`: a few bytes one at a time (a tag or attribute name, an entity, a word: each
-        /// `append(contentsOf:)` cost a hundred-odd instructions of set-up, more than the bytes it
-        /// copied), longer runs in one copy.
+        /// Values up to this long are written with their tag in one go; longer ones are copied apart.
+        private static let smallValue = 1 << 12
+
         @inline(__always)
-        private mutating func appendBytes(_ source: UnsafeBufferPointer<UInt8>) {
-            if source.count <= 8 {
-                for byte in source { bytes.append(byte) }
-            } else {
-                bytes.append(contentsOf: source)
-            }
+        private static func tagStart(_ tag: UnsafeBufferPointer<UInt8>, _ target: UnsafeMutablePointer<UInt8>) -> UnsafeMutablePointer<UInt8> {
+            var target = target
+            put(UInt8(ascii: "<"), &target)
+            put(tag, &target)
+            return target
         }
 
-        /// A name's bytes as they are (a copy of contiguous UTF-8, not a walk over `String.UTF8View`).
-        private mutating func append(_ name: String) {
-            var name = name
-            name.withUTF8 { bytes.append(contentsOf: $0) }
+        @inline(__always)
+        private static func end(_ target: UnsafeMutablePointer<UInt8>) -> UnsafeMutablePointer<UInt8> {
+            var target = target
+            put(UInt8(ascii: ">"), &target)
+            return target
+        }
+
+        @inline(__always)
+        private static func closing(_ tag: UnsafeBufferPointer<UInt8>, _ target: UnsafeMutablePointer<UInt8>) -> UnsafeMutablePointer<UInt8> {
+            var target = target
+            put("</", &target)
+            put(tag, &target)
+            put(UInt8(ascii: ">"), &target)
+            return target
+        }
+
+        /// ` name="value"`, the value escaped unless the caller made sure it holds nothing to escape.
+        private mutating func attribute(_ name: UnsafeBufferPointer<UInt8>, _ value: UnsafeBufferPointer<UInt8>, escaping: Bool) {
+            write(atMost: name.count + 3) { target in
+                var target = target
+                Self.put(0x20, &target)
+                Self.put(name, &target)
+                Self.put("=\"", &target)
+                return target
+            }
+            if escaping {
+                appendEscaped(value, quote: true)
+            } else {
+                assert(!value.contains { $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "&") || $0 == UInt8(ascii: "<") || $0 == UInt8(ascii: ">") })
+                write(atMost: value.count) { target in
+                    var target = target
+                    Self.put(value, &target)
+                    return target
+                }
+            }
+            write(atMost: 1) { target in
+                var target = target
+                Self.put(UInt8(ascii: "\""), &target)
+                return target
+            }
         }
 
         /// Text (UTF-8), escaped. (Concrete, not generic over sequences: a generic public method called
         /// from another module runs unspecialized, through witness tables, byte by byte.)
         public mutating func text(_ text: [UInt8]) {
-            text.withUnsafeBufferPointer { appendEscaped(buffer: $0, quote: false) }
+            text.withUnsafeBufferPointer { appendEscaped($0, quote: false) }
         }
 
         /// Text (UTF-8), escaped.
         public mutating func text(_ text: UnsafeBufferPointer<UInt8>) {
-            appendEscaped(buffer: text, quote: false)
+            appendEscaped(text, quote: false)
         }
 
         /// Text (UTF-8) that holds no `&`, `<` or `>`: the sanitizer's runs of ordinary bytes, which it
         /// has already looked at one by one, copied without a second look.
         public mutating func text(escaped text: UnsafeBufferPointer<UInt8>) {
             assert(!text.contains { $0 == UInt8(ascii: "&") || $0 == UInt8(ascii: "<") || $0 == UInt8(ascii: ">") })
-            appendBytes(text)
+            write(atMost: text.count) { target in
+                var target = target
+                Self.put(text, &target)
+                return target
+            }
         }
 
         /// One byte of text (UTF-8), escaped.
         public mutating func text(byte: UInt8) {
-            switch byte {
-            case UInt8(ascii: "&"): bytes.append(contentsOf: "&amp;".utf8)
-            case UInt8(ascii: "<"): bytes.append(contentsOf: "&lt;".utf8)
-            case UInt8(ascii: ">"): bytes.append(contentsOf: "&gt;".utf8)
-            default: bytes.append(byte)
+            write(atMost: 5) { target in
+                var target = target
+                switch byte {
+                case UInt8(ascii: "&"): Self.put("&amp;", &target)
+                case UInt8(ascii: "<"): Self.put("&lt;", &target)
+                case UInt8(ascii: ">"): Self.put("&gt;", &target)
+                default: Self.put(byte, &target)
+                }
+                return target
             }
         }
 
         /// Text, escaped.
         public mutating func text(_ text: String) {
             var text = text
-            text.withUTF8 { appendEscaped(buffer: $0, quote: false) }
+            text.withUTF8 { appendEscaped($0, quote: false) }
         }
 
         public mutating func write(_ node: RichText) {
@@ -178,22 +258,37 @@ extension SanitizedHTML {
 
         /// Drops what was written from `offset` on (an element that stayed empty).
         public mutating func truncate(to offset: Int) {
-            bytes.removeLast(bytes.count - offset)
+            precondition(offset >= 0 && offset <= count)
+            count = offset
         }
 
         /// Whether the bytes end with `<br>` after `offset`.
         public func endsWithBreak(after offset: Int) -> Bool {
-            let count = bytes.count
-            return count - 4 >= offset && bytes[count - 4] == UInt8(ascii: "<") && bytes[count - 3] == UInt8(ascii: "b")
-                && bytes[count - 2] == UInt8(ascii: "r") && bytes[count - 1] == UInt8(ascii: ">")
+            let count = count
+            return count - 4 >= offset && storage[count - 4] == UInt8(ascii: "<") && storage[count - 3] == UInt8(ascii: "b")
+                && storage[count - 2] == UInt8(ascii: "r") && storage[count - 1] == UInt8(ascii: ">")
         }
 
-        public func finish() -> String { String(decoding: bytes, as: UTF8.self) }
+        public func finish() -> String { withBytes { String(decoding: $0, as: UTF8.self) } }
+
+        /// Bytes read in one step of `appendEscaped` (each may become six: `&quot;`).
+        private static let escapeBlock = 1 << 12
 
         /// Copies runs that need no escaping in one go: notes are mostly such runs. Eight bytes a step;
         /// a word holding a byte to escape goes on from that byte (its place read from the mask), not a
-        /// byte at a time.
-        private mutating func appendEscaped(buffer: UnsafeBufferPointer<UInt8>, quote: Bool) {
+        /// byte at a time. A block at a time, with room for all of it escaped.
+        private mutating func appendEscaped(_ buffer: UnsafeBufferPointer<UInt8>, quote: Bool) {
+            var blockStart = 0
+            while blockStart < buffer.count {
+                let block = UnsafeBufferPointer(rebasing: buffer[blockStart..<min(buffer.count, blockStart + Self.escapeBlock)])
+                write(atMost: block.count * 6) { Self.escape(block, quote: quote, to: $0) }
+                blockStart += block.count
+            }
+        }
+
+        private static func escape(_ buffer: UnsafeBufferPointer<UInt8>, quote: Bool,
+                                   to start: UnsafeMutablePointer<UInt8>) -> UnsafeMutablePointer<UInt8> {
+            var target = start
             var runStart = 0
             var index = 0
             let count = buffer.count
@@ -217,11 +312,18 @@ extension SanitizedHTML {
                 case UInt8(ascii: "\"") where quote: entity = "&quot;"
                 default: continue
                 }
-                if at > runStart { appendBytes(UnsafeBufferPointer(rebasing: buffer[runStart..<at])) }
-                entity.withUTF8Buffer { appendBytes($0) }
+                if at > runStart { put(UnsafeBufferPointer(rebasing: buffer[runStart..<at]), &target) }
+                put(entity, &target)
                 runStart = index
             }
-            if count > runStart { appendBytes(UnsafeBufferPointer(rebasing: buffer[runStart...])) }
+            if count > runStart { put(UnsafeBufferPointer(rebasing: buffer[runStart...]), &target) }
+            return target
         }
     }
+}
+
+extension StaticString {
+    /// The literal's UTF-8 (every literal the writer is given is ASCII, so stored as bytes).
+    @inline(__always)
+    fileprivate var buffer: UnsafeBufferPointer<UInt8> { UnsafeBufferPointer(start: utf8Start, count: utf8CodeUnitCount) }
 }

@@ -35,16 +35,16 @@ public struct SanitizedHTML: Sendable, Hashable {
     /// Bytes a `Writer` wrote; `checking: false` when they are known to be well-formed UTF-8 (the
     /// writer was given only well-formed text: checked again in debug builds).
     public init(writtenBy writer: Writer, checking: Bool) {
-        assert(checking || writer.bytes.withUnsafeBufferPointer(UTF8Check.isValid), "the writer was given text that is not UTF-8")
+        assert(checking || writer.withBytes(UTF8Check.isValid), "the writer was given text that is not UTF-8")
         // Feeds are UTF-8 by the time they are parsed, but a document libxml2 recovered from can hand
         // over stray bytes: anything invalid is replaced (U+FFFD), as `String` would, so the bytes always
         // read back as they were written.
-        guard !checking || writer.bytes.withUnsafeBufferPointer(UTF8Check.isValid) else {
-            utf8 = Array(String(decoding: writer.bytes, as: UTF8.self).utf8)
+        guard !checking || writer.withBytes(UTF8Check.isValid) else {
+            utf8 = writer.withBytes { Array(String(decoding: $0, as: UTF8.self).utf8) }
             return
         }
         // Exactly sized (the writer's spare capacity stays behind), copied in one block.
-        utf8 = writer.bytes.withUnsafeBufferPointer { written in
+        utf8 = writer.withBytes { written in
             [UInt8](unsafeUninitializedCapacity: written.count) { copy, count in
                 if let source = written.baseAddress, let target = copy.baseAddress {
                     target.initialize(from: source, count: written.count)
