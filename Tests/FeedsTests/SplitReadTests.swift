@@ -45,6 +45,29 @@ struct SplitReadTests {
         #expect(FeedTapeTests.difference(.parsed(content), Self.one(data)) == nil)
     }
 
+    /// Pieces shrink toward the middle, where the threads meet, so the one that finishes first waits for
+    /// at most a small piece; there are never more than `maxPieces`.
+    @Test("pieces shrink toward the middle of the document")
+    func piecesShrinkTowardTheMiddle() {
+        var random = SplitMix64(seed: 21)
+        let sizes = [SplitRead.pieceBytes, 200 << 10, 1_253_348, 3 << 20, 8 << 20] + (0..<200).map { _ in Int(random.next() % (8 << 20)) + (128 << 10) }
+        for count in sizes {
+            let starts = SplitRead.pieceStarts(count: count)
+            let pieces = zip([0] + starts, starts + [count]).map { $1 - $0 }
+            #expect(pieces.allSatisfy { $0 > 0 }, "ascending, inside the document: \(count)")
+            #expect(pieces.count <= SplitRead.maxPieces, "\(count): \(pieces.count) pieces")
+            // From each end to the middle, no piece is larger than the one before it (but for a byte or
+            // two of rounding: halves round down, the last piece of a half takes what is left).
+            let front = pieces.prefix(pieces.count / 2), back = pieces.suffix(pieces.count / 2).reversed()
+            for half in [Array(front), Array(back)] {
+                #expect(zip(half, half.dropFirst()).allSatisfy { $0 + 2 >= $1 }, "\(count): \(pieces)")
+                #expect(half.last! < SplitRead.smallestPiece * 2, "\(count): small where they meet: \(pieces)")
+            }
+            #expect(starts.contains(count / 2))
+        }
+        #expect(SplitRead.pieceStarts(count: 1_253_348).count > 8, "a megabyte feed has small pieces in its middle")
+    }
+
     @Test("an Atom feed is read in pieces at its entries")
     func atomSplits() throws {
         let entries = (0..<1_500).map {
