@@ -8,12 +8,12 @@ extension FeedParser {
     /// and whichever follow it this thread gets to first, over the others on a thread of their own; the
     /// handler ends with every piece's items. As `XMLFastScan.read`, false when the document is one
     /// for libxml2.
-    static func splitRead(_ document: UnsafeMutableRawBufferPointer, at points: SplitRead.MeetingPoints,
-                          into builder: FeedBuilder) -> (FeedEvents, Bool) {
+    static func splitRead(_ document: UnsafeMutableRawBufferPointer, at first: SplitRead.FirstPoint,
+                          with split: SplitRead = SplitRead(), into builder: FeedBuilder) -> (FeedEvents, Bool) {
         let handler = FeedEvents(builder: builder)
-        let split = SplitRead(UnsafeRawBufferPointer(document), points: points)
+        split.begin(UnsafeRawBufferPointer(document), first: first)
         let meeting = XMLFastScan.Meeting(
-            offset: points.offsets[0], name: points.name,
+            offset: first.offset, name: first.name,
             first: { split.start(in: $0, scopes: handler.state.walk.scopes, builder: handler.state.builder) },
             reached: { split.arrive(in: $0, handler: handler) },
             passed: { split.callOff() })
@@ -47,12 +47,6 @@ final class SplitRead: @unchecked Sendable {
         private let flag = Atomic<Bool>(false)
         var isCancelled: Bool { flag.load(ordering: .relaxed) }
         func cancel() { flag.store(true, ordering: .relaxed) }
-    }
-
-    /// Where the pieces after the first start: at a start tag of `name` ("item" or "entry") each.
-    struct MeetingPoints {
-        var offsets: [Int]
-        var name: [UInt8]
     }
 
     /// Bytes per piece, about, far from where the threads meet; nearer, pieces shrink to `smallestPiece`.
@@ -91,48 +85,88 @@ final class SplitRead: @unchecked Sendable {
         return half + [middle] + half.reversed().map { count - $0 }
     }
 
-    /// Where `document`'s pieces would start: the first `<item` at or after each of `pieceStarts` (RSS),
-    /// or else each such `<entry` (Atom); nil when it has neither after its first start.
-    static func meetingPoints(_ document: UnsafeRawBufferPointer) -> MeetingPoints? {
-        let starts = pieceStarts(count: document.count)
+    /// Where the second piece starts, and the name all but the first start with.
+    struct FirstPoint {
+        var offset: Int
+        var name: [UInt8]
+    }
+
+    /// The second piece's start: the first `<item` at or after the first of `pieceStarts` (RSS), or
+    /// else the first such `<entry` (Atom); nil when there is neither. (The other pieces' starts are
+    /// found on the other thread, while this one reads the channel up to its first item.)
+    static func firstPoint(_ document: UnsafeRawBufferPointer) -> FirstPoint? {
+        guard let start = pieceStarts(count: document.count).first else { return nil }
         for name in [Array("item".utf8), Array("entry".utf8)] {
-            let tag = [UInt8(ascii: "<")] + name
-            var offsets: [Int] = []
-            search: for start in starts {
-                var at = max(start, (offsets.last ?? 0) + 1)
-                while let offset = CDATASection.find(tag, in: document, from: at) {
-                    if XMLFastScan.isTag(name, in: document, at: offset) {
-                        offsets.append(offset)
-                        continue search
-                    }
-                    at = offset + 1
-                }
-                break  // none after this start: none after the later ones either
-            }
-            if !offsets.isEmpty { return MeetingPoints(offsets: offsets, name: name) }
+            if let offset = nextTag(name, in: document, from: start) { return FirstPoint(offset: offset, name: name) }
         }
         return nil
     }
 
-    private let document: UnsafeRawBufferPointer
-    /// Piece `i` (1...offsets.count) starts at `offsets[i - 1]`; piece 0 is the document's start.
-    private let offsets: [Int]
+    /// Where all pieces after the first start: `first.offset`, then the first start tag of `first.name`
+    /// at or after each later one of `pieceStarts` (pieces start at distinct tags; where one has no tag
+    /// after it, the later ones have none either).
+    static func laterPoints(_ document: UnsafeRawBufferPointer, after first: FirstPoint) -> [Int] {
+        var offsets = [first.offset]
+        for start in pieceStarts(count: document.count).dropFirst() {
+            guard let offset = nextTag(first.name, in: document, from: max(start, offsets[offsets.count - 1] + 1)) else { break }
+            offsets.append(offset)
+        }
+        return offsets
+    }
+
+    /// The first start tag of `name` at or after `from`: sixteen bytes a step, looking for `<` followed
+    /// by the name's first letter (a `memchr` for each `<` was slow in notes, where one stands every few
+    /// dozen bytes: 90 µs for freakshow's pieces, longer than this thread takes to read the channel).
+    static func nextTag(_ name: [UInt8], in document: UnsafeRawBufferPointer, from: Int) -> Int? {
+        guard let initial = name.first else { return nil }
+        let count = document.count
+        var at = from
+        let less = SIMD16<UInt8>(repeating: UInt8(ascii: "<")), letter = SIMD16<UInt8>(repeating: initial)
+        while at + 17 <= count {
+            let here = document.loadUnaligned(fromByteOffset: at, as: SIMD16<UInt8>.self)
+            let next = document.loadUnaligned(fromByteOffset: at + 1, as: SIMD16<UInt8>.self)
+            let hits = (here .== less) .& (next .== letter)
+            if any(hits) {
+                for lane in 0..<16 where hits[lane] && XMLFastScan.isTag(name, in: document, at: at + lane) { return at + lane }
+            }
+            at += 16
+        }
+        while at < count {
+            if document[at] == UInt8(ascii: "<"), XMLFastScan.isTag(name, in: document, at: at) { return at }
+            at += 1
+        }
+        return nil
+    }
+
+    // Set on the calling thread before `documentRead`; read by both after.
+    private var document = UnsafeRawBufferPointer(start: nil, count: 0)
+    private var first = FirstPoint(offset: 0, name: [])
+    /// Piece `i` (1...offsets.count) starts at `offsets[i - 1]`; piece 0 is the document's start. Found
+    /// by the other thread (`points`).
+    private var offsets: [Int] = []
     private let queue = DispatchQueue(label: "earshot-feed-pieces")
     private let cancellation = Cancellation()
+    /// The calling thread has the document, and where its second piece starts (`begin`), or called the
+    /// other thread off.
+    private let documentRead = Handoff()
+    /// The other thread found `offsets` (and set `claims.back`, `results`).
+    private let points = Handoff()
+    /// The calling thread reached the first item and set the context (`start`), or called the other off.
+    private let go = Handoff()
     private let done = DispatchSemaphore(value: 0)
 
     private struct Claims {
         /// The next piece the calling thread would take.
         var front = 1
         /// The next piece the other thread would take.
-        var back: Int
+        var back = 0
     }
-    private let claims: Mutex<Claims>
+    private let claims = Mutex(Claims())
 
-    // Set on the calling thread before the other thread starts; read by both after.
+    // Set on the calling thread before `go`; read by both after.
     private var started = false
     private var ended = false
-    /// Whether the calling thread reads on alone: the other thread is not to start.
+    /// Whether the calling thread reads on alone: the other thread is not to read pieces.
     private var closed = false
     private var context: XMLFastScan.Context?
     private var scopes: [FeedScope] = []
@@ -142,20 +176,45 @@ final class SplitRead: @unchecked Sendable {
     /// The piece the calling thread is at the start of.
     private var arriving = 1
     /// Each piece's items, written by the other thread before `done`: nil for a piece that did not fit.
-    private var results: [[FeedItem]?]
+    private var results: [[FeedItem]?] = []
 
-    init(_ document: UnsafeRawBufferPointer, points: MeetingPoints) {
+    /// Starts the other thread at once, before the document is read (a thread woken when it is needed
+    /// took 40–70 µs to start). Given the document (`begin`), while this thread reads the channel up to
+    /// its first item, it finds where the pieces start — reading only bytes after the first point,
+    /// which this thread does not change before it takes the piece there (after `points`) or calls the
+    /// other thread off and waits for it — and then waits for the context (`start`).
+    init() {
+        queue.async { [self] in
+            documentRead.wait()
+            if !closed {
+                offsets = Self.laterPoints(document, after: first)
+                claims.withLock { $0.back = offsets.count }
+                results = Array(repeating: nil, count: offsets.count + 1)
+                points.give()
+                go.wait()
+                while started, let piece = claimBack() {
+                    guard let items = read(piece) else {
+                        cancellation.cancel()  // one piece that does not fit: the calling thread reads on alone
+                        break
+                    }
+                    results[piece] = items
+                }
+            }
+            done.signal()
+        }
+    }
+
+    /// The document is read (and will not move before `callOff`); its second piece starts at `first`.
+    func begin(_ document: UnsafeRawBufferPointer, first: FirstPoint) {
         self.document = document
-        offsets = points.offsets
-        claims = Mutex(Claims(back: points.offsets.count))
-        results = Array(repeating: nil, count: points.offsets.count + 1)
+        self.first = first
+        documentRead.give()
     }
 
     /// The calling thread is at the document's first item, in `context` and the rules' `scopes`: the
     /// other thread starts reading pieces in them, with builders like `builder`.
     func start(in context: XMLFastScan.Context, scopes: [FeedScope], builder: FeedBuilder) {
-        // Past a meeting point already (no item before it): this thread reads everything, changing the
-        // bytes the other would copy.
+        // Past a meeting point already (no item before it): this thread reads everything.
         guard !closed else { return }
         started = true
         self.context = context
@@ -163,16 +222,7 @@ final class SplitRead: @unchecked Sendable {
         baseURL = builder.baseURL
         keepsItemsWithoutEnclosure = builder.keepsItemsWithoutEnclosure
         keepsSourceText = builder.keepsSourceText
-        queue.async { [self] in
-            while let piece = claimBack() {
-                guard let items = read(piece) else {
-                    cancellation.cancel()  // one piece that does not fit: the calling thread reads on alone
-                    break
-                }
-                results[piece] = items
-            }
-            done.signal()
-        }
+        go.give()
     }
 
     /// Reads piece `piece` on the other thread: its items, or nil when it does not fit.
@@ -217,14 +267,11 @@ final class SplitRead: @unchecked Sendable {
     /// piece, or through everything left when something does not fit), or stops with the pieces read
     /// apart appended to `handler`'s items.
     func arrive(in context: XMLFastScan.Context, handler: FeedEvents) -> XMLFastScan.Meeting.Arrival {
-        guard started else {
-            closed = true
-            return .readOn(Int.max)
-        }
-        guard context == self.context, handler.state.isBetweenItems(in: scopes, base: baseURL) else {
+        guard started, context == self.context, handler.state.isBetweenItems(in: scopes, base: baseURL) else {
             callOff()
             return .readOn(Int.max)
         }
+        points.wait()
         let piece = arriving
         if claimFront() {
             arriving += 1
@@ -242,8 +289,9 @@ final class SplitRead: @unchecked Sendable {
     /// returns (the calling thread may read on over the bytes it read).
     func callOff() {
         closed = true
-        guard started else { return }
         cancellation.cancel()
+        documentRead.give()
+        go.give()
         waitForEnd()
     }
 

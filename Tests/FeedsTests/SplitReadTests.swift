@@ -15,8 +15,8 @@ struct SplitReadTests {
         let copy = UnsafeMutableRawBufferPointer.allocate(byteCount: data.count, alignment: 16)
         defer { copy.deallocate() }
         copy.copyBytes(from: data)
-        guard let points = SplitRead.meetingPoints(UnsafeRawBufferPointer(copy)) else { return nil }
-        let (handler, read) = FeedParser.splitRead(copy, at: points, into: builder)
+        guard let first = SplitRead.firstPoint(UnsafeRawBufferPointer(copy)) else { return nil }
+        let (handler, read) = FeedParser.splitRead(copy, at: first, into: builder)
         guard read else { return nil }
         if let error = handler.error { throw error }
         return (handler.finish(), handler.piecesReadApart)
@@ -66,6 +66,28 @@ struct SplitReadTests {
             #expect(starts.contains(count / 2))
         }
         #expect(SplitRead.pieceStarts(count: 1_253_348).count > 8, "a megabyte feed has small pieces in its middle")
+    }
+
+    /// Where pieces start is found sixteen bytes a step: it must be the first start tag a byte-by-byte
+    /// search finds, wherever the tag stands against the steps (random mixes of near misses).
+    @Test("pieces start at the first start tag of their name, found sixteen bytes a step")
+    func findsTheNextStartTag() {
+        var random = SplitMix64(seed: 22)
+        let pieces = ["<item>", "<item ", "<item/", "<items>", "<i>", "<", "i", "item", "<itemx", "x", "é", "\n<", "</item>", "<<item\t"]
+        let name = Array("item".utf8)
+        var found = 0
+        for _ in 0..<3_000 {
+            let text = (0..<Int(random.next() % 24)).map { _ in pieces[Int(random.next() % UInt64(pieces.count))] }.joined()
+            let bytes = Array(text.utf8)
+            let from = bytes.isEmpty ? 0 : Int(random.next() % UInt64(bytes.count))
+            let expected = bytes.withUnsafeBytes { document in
+                (from..<max(from, bytes.count)).first { XMLFastScan.isTag(name, in: document, at: $0) }
+            }
+            let next = bytes.withUnsafeBytes { SplitRead.nextTag(name, in: $0, from: from) }
+            #expect(next == expected, "\(text.debugDescription) from \(from)")
+            if expected != nil { found += 1 }
+        }
+        #expect(found > 1_000, "most texts have a tag to find")
     }
 
     @Test("an Atom feed is read in pieces at its entries")
@@ -130,19 +152,20 @@ struct SplitReadTests {
         // Text before each meeting point, references in it: handed over, and decoded in place, once.
         let bytes = [UInt8](Self.feed((0..<2_000).map { "a &amp;lt; b &#38;amp;\n" + Self.item($0) }.joined()))
         let plain = try #require(XMLFastScanTests.scanned(bytes))
-        let points = try #require(bytes.withUnsafeBytes { SplitRead.meetingPoints($0) })
-        #expect(points.offsets.count > 1)
+        let first = try #require(bytes.withUnsafeBytes { SplitRead.firstPoint($0) })
+        let offsets = bytes.withUnsafeBytes { SplitRead.laterPoints($0, after: first) }
+        #expect(offsets.count > 1)
         var copy = bytes
         let recorder = XMLFastScanTests.Recorder()
         var arrivals = 0
-        let meeting = XMLFastScan.Meeting(offset: points.offsets[0], name: points.name, first: { _ in }, reached: { _ in
+        let meeting = XMLFastScan.Meeting(offset: offsets[0], name: first.name, first: { _ in }, reached: { _ in
             arrivals += 1
-            return .readOn(arrivals < points.offsets.count ? points.offsets[arrivals] : Int.max)
+            return .readOn(arrivals < offsets.count ? offsets[arrivals] : Int.max)
         }, passed: {})
         let read = copy.withUnsafeMutableBytes { XMLFastScan.read($0, handler: recorder, meeting: meeting) }
         recorder.flush()
         #expect(read)
-        #expect(arrivals == points.offsets.count, "every meeting point reached")
+        #expect(arrivals == offsets.count, "every meeting point reached")
         #expect(recorder.events == plain)
     }
 
