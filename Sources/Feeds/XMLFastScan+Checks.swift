@@ -95,10 +95,18 @@ extension XMLFastScan {
         let bytes = document.bindMemory(to: UInt8.self)
         let count = bytes.count
         var index = from
+        let space = SIMD16<Int8>(repeating: 0x20)
         while index < to {
             if index + 16 <= count {
-                // Sixteen bytes a step where the text is plain ASCII; a control byte (a line break of an
-                // indented feed, most often) is looked at only when one is there.
+                // Sixteen bytes a step where the text is printable ASCII: as signed bytes, that is what
+                // is at least 0x20 (a byte from 0x80 up is negative), one comparison for the sixteen.
+                let block = document.loadUnaligned(fromByteOffset: index, as: SIMD16<Int8>.self)
+                if !any(block .< space) {
+                    index += 16
+                    continue
+                }
+                // Still ASCII, with a control byte (a line break of the notes or of an indented feed, most
+                // often): it passes when each is a tab, line feed or carriage return.
                 let first = ByteWord.load(bytes, at: index), second = ByteWord.load(bytes, at: index + 8)
                 if (first | second) & ByteWord.highs == 0 {
                     let low = ByteWord.below(first, 0x20) | ByteWord.below(second, 0x20)
