@@ -30,8 +30,6 @@ struct HTMLSanitizer {
     /// The sanitized HTML so far. A start tag is written when its element opens and taken back if the
     /// element closes with nothing in it.
     var out = SanitizedHTML.Writer()
-    /// A decoded character reference's UTF-8, on its way into `out`.
-    var text: [UInt8] = []
     /// Whitespace was seen: a space goes out before the next text, unless a line starts there.
     var pendingSpace = false
     /// A block began or ended, or a line break was made: whitespace here is not shown.
@@ -57,7 +55,6 @@ struct HTMLSanitizer {
     struct Scratch {
         var stack: [Open] = []
         var out: [UInt8] = []
-        var text: [UInt8] = []
         var url: [UInt8] = []
         var alt: [UInt8] = []
         /// The bytes to sanitize are well-formed UTF-8 (a `String`'s, or text `XMLFastScan` checked): the
@@ -75,17 +72,14 @@ struct HTMLSanitizer {
     mutating func run(reusing scratch: inout Scratch) -> SanitizedHTML {
         inputIsValidUTF8 = scratch.inputIsValidUTF8
         swap(&stack, &scratch.stack)
-        swap(&text, &scratch.text)
         swap(&url, &scratch.url)
         swap(&alt, &scratch.alt)
         out = SanitizedHTML.Writer()
         out.reuse(&scratch.out)
         stack.removeAll(keepingCapacity: true)
         stack.append(Open(element: .root, start: 0, contentStart: 0))
-        text.removeAll(keepingCapacity: true)
         let result = run()
         swap(&stack, &scratch.stack)
-        swap(&text, &scratch.text)
         swap(&url, &scratch.url)
         swap(&alt, &scratch.alt)
         scratch.out = out.takeBuffer()
@@ -165,9 +159,7 @@ struct HTMLSanitizer {
         case 0x00...0x1F, 0x7F: break
         default:
             beforeContent()
-            text.removeAll(keepingCapacity: true)
-            FeedEncoding.appendUTF8(value, to: &text)
-            text.withUnsafeBufferPointer { out.text($0) }
+            out.text(scalar: value)
         }
     }
 

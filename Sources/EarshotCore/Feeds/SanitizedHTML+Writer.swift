@@ -238,6 +238,32 @@ extension SanitizedHTML {
             }
         }
 
+        /// One character of text (a decoded reference), escaped; a value that is no Unicode scalar (a
+        /// surrogate, past U+10FFFF) is written U+FFFD.
+        public mutating func text(scalar value: UInt32) {
+            guard value >= 0x80 else {
+                text(byte: UInt8(value))
+                return
+            }
+            let scalar = Unicode.Scalar(value)?.value ?? 0xFFFD
+            write(atMost: 4) { target in
+                var target = target
+                if scalar < 0x800 {
+                    Self.put(UInt8(0xC0 | scalar >> 6), &target)
+                } else {
+                    if scalar < 0x1_0000 {
+                        Self.put(UInt8(0xE0 | scalar >> 12), &target)
+                    } else {
+                        Self.put(UInt8(0xF0 | scalar >> 18), &target)
+                        Self.put(UInt8(0x80 | scalar >> 12 & 0x3F), &target)
+                    }
+                    Self.put(UInt8(0x80 | scalar >> 6 & 0x3F), &target)
+                }
+                Self.put(UInt8(0x80 | scalar & 0x3F), &target)
+                return target
+            }
+        }
+
         /// Text, escaped.
         public mutating func text(_ text: String) {
             var text = text

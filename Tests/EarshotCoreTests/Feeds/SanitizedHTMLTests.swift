@@ -74,6 +74,21 @@ import TestSupport
         }
     }
 
+    /// A decoded reference is written as its scalar's UTF-8, escaped when it is `&`, `<` or `>`; a value
+    /// that is no scalar (a surrogate, past U+10FFFF) as U+FFFD. Every length of sequence, both ends of each.
+    @Test func writesDecodedCharacters() {
+        let values: [UInt32] = [0x26, 0x3C, 0x3E, 0x22, 0x41, 0x7F, 0x80, 0xE9, 0x7FF, 0x800, 0x20AC, 0xD7FF, 0xD800, 0xDFFF,
+                                0xE000, 0xFFFD, 0xFFFF, 0x1_0000, 0x1F600, 0x10_FFFF, 0x11_0000, 0xFFFF_FFFF]
+        for value in values {
+            var writer = SanitizedHTML.Writer()
+            writer.text(scalar: value)
+            let scalar = Unicode.Scalar(value) ?? "\u{FFFD}"
+            var expected = SanitizedHTML.Writer()
+            expected.text(String(Character(scalar)))
+            #expect(writer.bytes == expected.bytes, "U+\(String(value, radix: 16))")
+        }
+    }
+
     @Test func escapesTextAndAttributes() {
         let notes = SanitizedHTML(nodes: [
             .element("p", attributes: [:], children: [
