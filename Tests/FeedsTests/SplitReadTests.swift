@@ -68,6 +68,35 @@ struct SplitReadTests {
         #expect(SplitRead.pieceStarts(count: 1_253_348).count > 8, "a megabyte feed has small pieces in its middle")
     }
 
+    /// The other thread of a split read starts before the file is read: it must be let go whatever the
+    /// file turns out to be — one for libxml2 (an undeclared entity late in it), one without items, one
+    /// that is only whitespace, one that is not there — and the parse must give what one thread gives.
+    @Test("a split read's early thread is let go whatever the file turns out to be", .timeLimit(.minutes(1)))
+    func earlyThreadIsLetGo() throws {
+        let directory = TemporaryDirectory()
+        let items = (0..<1_500).map { Self.item($0, notes: "text") }
+        let cases: [(String, Data)] = [
+            ("undeclared entity late", Self.feed(items.joined() + "<item><title>&nbsp;</title></item>")),
+            ("no items", Self.feed(String(repeating: "<itunes:summary>long</itunes:summary>\n", count: 6_000))),
+            ("whitespace", Data(String(repeating: " \n", count: 100_000).utf8)),
+            ("items", Self.feed(items.joined())),
+        ]
+        for (name, data) in cases {
+            #expect(data.count >= SplitRead.pieceBytes, "\(name): large enough to be split")
+            let file = directory.url.appendingPathComponent("\(name).xml")
+            try data.write(to: file)
+            let fromFile: FeedTapeTests.Outcome
+            do {
+                fromFile = .parsed(try FeedParser.parse(contentsOf: file, baseURL: FeedTapeTests.base))
+            } catch {
+                fromFile = .failed("\(error)")
+            }
+            #expect(FeedTapeTests.difference(fromFile, Self.one(data)) == nil, "\(name)")
+            #expect(FeedTapeTests.difference(FeedTapeTests.outcome(data, threads: .split, keepingSource: false), Self.one(data)) == nil, "\(name)")
+        }
+        #expect(throws: (any Error).self) { try FeedParser.parse(contentsOf: directory.url.appendingPathComponent("missing.xml")) }
+    }
+
     /// Where pieces start is found sixteen bytes a step: it must be the first start tag a byte-by-byte
     /// search finds, wherever the tag stands against the steps (random mixes of near misses).
     @Test("pieces start at the first start tag of their name, found sixteen bytes a step")
