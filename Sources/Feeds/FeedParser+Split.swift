@@ -186,7 +186,9 @@ final class SplitRead: @unchecked Sendable {
     init() {
         queue.async { [self] in
             documentRead.wait()
-            if !closed {
+            // Called off (before or after `begin`): `cancellation`, not `closed`, which this thread does
+            // not read (the calling thread may set it while this one looks).
+            if !cancellation.isCancelled {
                 offsets = Self.laterPoints(document, after: first)
                 claims.withLock { $0.back = offsets.count }
                 results = Array(repeating: nil, count: offsets.count + 1)

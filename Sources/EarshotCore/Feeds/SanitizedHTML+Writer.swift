@@ -39,6 +39,7 @@ extension SanitizedHTML {
         /// returns the pointer past the last.
         @inline(__always)
         private mutating func write(atMost maximum: Int, _ body: (UnsafeMutablePointer<UInt8>) -> UnsafeMutablePointer<UInt8>) {
+            guard maximum > 0 else { return }  // nothing to write (an empty array may have no address)
             if count + maximum > storage.count { grow(to: count + maximum) }
             let start = count
             count = storage.withUnsafeMutableBufferPointer { room in

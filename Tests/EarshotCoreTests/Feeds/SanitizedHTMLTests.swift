@@ -89,6 +89,20 @@ import TestSupport
         }
     }
 
+    /// Empty text and values write nothing (and a writer that wrote nothing yet has no room at all).
+    @Test func writesEmptyTextAndValues() {
+        var writer = SanitizedHTML.Writer()
+        let empty: [UInt8] = []
+        empty.withUnsafeBufferPointer { writer.text(escaped: $0) }
+        empty.withUnsafeBufferPointer { writer.text($0) }
+        #expect(writer.count == 0)
+        empty.withUnsafeBufferPointer { writer.open("a", "href", $0, escaping: false) }
+        #expect(writer.bytes == Array(#"<a href="">"#.utf8))
+        writer.truncate(to: 0)
+        writer.close("a")
+        #expect(writer.bytes == Array("</a>".utf8))
+    }
+
     @Test func escapesTextAndAttributes() {
         let notes = SanitizedHTML(nodes: [
             .element("p", attributes: [:], children: [
