@@ -48,7 +48,9 @@ public enum ShowNotes {
     }
 
     static func paragraphs(utf8 bytes: UnsafeBufferPointer<UInt8>) -> SanitizedHTML {
-        var out = SanitizedHTML.Writer()
+        // Room for the text, its tags and an escaped character or two a line (giantbomb's 730
+        // descriptions are each a writer of their own).
+        var out = SanitizedHTML.Writer(capacity: bytes.count + bytes.count / 8 + 64)
         var lines = 0  // in the current paragraph
         var lineStart = 0
         var index = 0

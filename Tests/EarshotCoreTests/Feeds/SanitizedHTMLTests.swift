@@ -68,6 +68,10 @@ import TestSupport
             var text = SanitizedHTML.Writer()
             bytes.withUnsafeBufferPointer { text.text($0) }
             #expect(text.bytes == escaped(false), "text \(bytes)")
+            // With room for all of it escaped (one pass), as the sanitizer's reused writer has.
+            var roomy = SanitizedHTML.Writer(capacity: 6 * bytes.count + 64)
+            bytes.withUnsafeBufferPointer { roomy.text($0) }
+            #expect(roomy.bytes == escaped(false), "text with room \(bytes)")
             var attribute = SanitizedHTML.Writer()
             bytes.withUnsafeBufferPointer { attribute.open("a", "href", $0) }
             #expect(attribute.bytes == Array("<a href=\"".utf8) + escaped(true) + Array("\">".utf8), "attribute \(bytes)")
