@@ -199,7 +199,8 @@ def test_phone_pairs_with_the_code_and_is_a_remote(driver, phone, net, lan_serve
 
     # The phone pauses its silent keepalive loop (as a phone call would): the host plays on.
     wait_until(lambda: phone.execute_script(
-        "const a = document.querySelector('audio.keepalive'); return a && !a.paused"), message="the keepalive loop to play")
+        "const a = document.querySelector('audio.keepalive'); return a && !a.paused && a.currentTime > 0"),
+        message="the keepalive loop to play")
     phone.execute_script("document.querySelector('audio.keepalive').pause()")
     time.sleep(2)
     assert not state(lan_server)["paused"], "a pause of the phone's own loop must not pause the host"

@@ -122,6 +122,21 @@ def test_media_session_describes_the_episode_and_the_keepalive_mirrors_the_serve
         message="the keep-alive clip to play (blocked by the page's Content-Security-Policy?)")
     assert not muted and 0 < volume < 0.5
 
+    # Something else pauses the clip (a call) and a host update is handled before the clip's
+    # 'pause' event is (both are queued tasks): the clip stays paused while the host plays on.
+    still_paused = driver.execute_async_script("""
+        const done = arguments[arguments.length - 1];
+        import('/js/core/player-state.js').then(({ player }) => {
+          const a = document.querySelector('audio.keepalive');
+          a.pause();
+          const { position, duration, rate } = player.state;  // no seq: applied whatever the last one was
+          player.apply({ type: 'time', position, duration, rate, paused: false });
+          setTimeout(() => done(a.paused), 700);
+        }, (error) => done(String(error)));
+    """)
+    assert still_paused is True, f"the interrupted clip was started again: {still_paused}"
+    assert not server.state()["paused"], "the clip's pause must not pause the host"
+
     command(driver, "pause")
     wait_until(lambda: driver.execute_script("return navigator.mediaSession.playbackState") == "paused",
                message="playbackState paused")

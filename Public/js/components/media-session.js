@@ -26,6 +26,7 @@ let metadataFor = null; // episode identity the metadata describes
 // Such a pause only stops us restarting the clip until something explicit happens.
 let interrupted = false; // the clip was paused by someone else
 let lastPlaying = null; // the host's play state the clip last mirrored
+let sounding = false; // the clip has played ('playing') since we last paused it ourselves
 
 /** Per-device switch. */
 export const mediaSessionSetting = {
@@ -52,6 +53,7 @@ export function initMediaSession() {
   const onGesture = () => {
     gestured = true;
     interrupted = false; // the listener is back at the page: the clip may start again
+    sounding = false;
     mirror();
   };
   for (const type of ['pointerup', 'keydown', 'click']) window.addEventListener(type, onGesture, { capture: true, passive: true });
@@ -126,21 +128,29 @@ function mirrorClip(playing) {
     // Deliberately no socket.send here: see `interrupted` above.
     // We pause the clip only when the host is paused; a pause while it plays came from elsewhere.
     audio.addEventListener('pause', () => { if (lastPlaying) interrupted = true; });
-    audio.addEventListener('playing', () => { interrupted = false; });
+    audio.addEventListener('playing', () => { interrupted = false; sounding = true; });
     document.body.append(audio);
   }
   // The host started or stopped (an explicit action somewhere): mirror it even after an interruption.
-  if (playing !== lastPlaying) interrupted = false;
+  if (playing !== lastPlaying) {
+    interrupted = false;
+  } else if (playing && sounding && audio.paused) {
+    // Paused by someone else, and its 'pause' event not yet delivered: a state message can
+    // arrive first (both are queued tasks), and must not take it for a clip that never started.
+    interrupted = true;
+  }
   lastPlaying = playing;
   if (playing && audio.paused && !interrupted) {
     audio.play().catch(() => { /* no gesture yet or no clip: try on the next change */ });
   } else if (!playing && !audio.paused) {
+    sounding = false;
     audio.pause();
   }
 }
 
 function dropClip() {
   if (!audio) return;
+  sounding = false;
   audio.pause();
   audio.removeAttribute('src');
   audio.load();
