@@ -204,11 +204,15 @@ extension HTMLSanitizer {
         urlInNotes = nil
         url.removeAll(keepingCapacity: true)
         Self.appendDecoded(bytes, range, to: &url)
-        url.removeAll { $0 < 0x20 || $0 == 0x7F }
-        let first = url.firstIndex { $0 != 0x20 } ?? url.count
-        let last = url.lastIndex { $0 != 0x20 }.map { $0 + 1 } ?? first
-        if last < url.count { url.removeSubrange(last...) }
-        if first > 0 { url.removeSubrange(..<first) }
+        // Most addresses here only had a reference or two (`&amp;` between query parameters) and are
+        // clean once decoded: the passes that drop what browsers drop are for the others.
+        if !Self.isTrimmedAndClean(url) {
+            url.removeAll { $0 < 0x20 || $0 == 0x7F }
+            let first = url.firstIndex { $0 != 0x20 } ?? url.count
+            let last = url.lastIndex { $0 != 0x20 }.map { $0 + 1 } ?? first
+            if last < url.count { url.removeSubrange(last...) }
+            if first > 0 { url.removeSubrange(..<first) }
+        }
         switch url.withUnsafeBufferPointer({ urlAcceptance($0, allowMailto: allowMailto) }) {
         case .keep: return true
         case .refuse: return false
@@ -216,6 +220,24 @@ extension HTMLSanitizer {
             urlIsPlain = false
             url.removeAll(keepingCapacity: true)
             url.append(contentsOf: resolved.utf8)
+            return true
+        }
+    }
+
+    /// Whether `url` has no control character and no space at either end.
+    static func isTrimmedAndClean(_ url: [UInt8]) -> Bool {
+        guard let first = url.first, let last = url.last, first != 0x20, last != 0x20 else { return url.isEmpty }
+        return url.withUnsafeBufferPointer { url in
+            var index = 0
+            while index + 8 <= url.count {
+                let word = ByteWord.load(url, at: index)
+                if ByteWord.below(word, 0x20) | ByteWord.equal(word, 0x7F) != 0 { return false }
+                index += 8
+            }
+            while index < url.count {
+                if url[index] < 0x20 || url[index] == 0x7F { return false }
+                index += 1
+            }
             return true
         }
     }

@@ -76,6 +76,8 @@ struct HTMLSanitizer {
         swap(&alt, &scratch.alt)
         out = SanitizedHTML.Writer()
         out.reuse(&scratch.out)
+        // The output is nearly always shorter than the input (attributes dropped, whitespace squashed).
+        out.reserve(bytes.count + bytes.count / 8 + 64)
         stack.removeAll(keepingCapacity: true)
         stack.append(Open(element: .root, start: 0, contentStart: 0))
         let result = run()
