@@ -73,6 +73,25 @@ extension HTMLSanitizer {
 
     /// Reads a tag name starting at `start` (up to whitespace, `/` or `>`).
     func tagName(at start: Int) -> TagName {
+        // Nearly every name ends within the eight bytes from its start: read as one word.
+        if start + 8 <= bytes.count {
+            let word = ByteWord.load(bytes, at: start)
+            let stops = ByteWord.below(word, 0x21) | ByteWord.equal(word, UInt8(ascii: "/"))
+                | ByteWord.equal(word, UInt8(ascii: ">"))
+            let length = stops.trailingZeroBitCount >> 3
+            // A control character other than whitespace is part of a name: the byte loop reads those.
+            if length < 8, Self.isSpace(bytes[start + length]) || bytes[start + length] >= 0x21 {
+                let upper = ByteWord.below(word, 0x5B) & ~ByteWord.below(word, 0x41)
+                let kept: UInt64 = length == 0 ? 0 : ~0 >> (64 - 8 * UInt64(length))
+                return TagName(start: start, length: length, packed: (word | upper >> 2) & kept, tail: 0)
+            }
+        }
+        return tagNameByteByByte(at: start)
+    }
+
+    /// `tagName(at:)` a byte at a time: names of eight bytes and more, those with a control character,
+    /// and those the input ends within a word of.
+    func tagNameByteByByte(at start: Int) -> TagName {
         var name = TagName(start: start)
         var cursor = start
         while cursor < bytes.count {

@@ -50,6 +50,31 @@ struct ByteWordTests {
         }
     }
 
+    /// The sanitizer reads a tag's name as one word when it ends within one: the same name (length,
+    /// lowercased bytes) as read a byte at a time, whatever the name holds (capitals, digits, controls,
+    /// UTF-8), wherever it ends, and however close to the end of the input.
+    @Test func aTagNameReadAsOneWordIsTheNameReadByteByByte() {
+        let alphabet: [UInt8] = Array("aZbYpHim1-:".utf8) + [0x00, 0x01, 0x09, 0x0A, 0x0C, 0x0D, 0x20, 0x2F, 0x3E, 0x40, 0x5B, 0xC3, 0xA9]
+        var generator = SplitMix64(seed: 41)
+        var wordRead = 0
+        for _ in 0..<20_000 {
+            let length = Int(generator.next() % 20)
+            let bytes = (0..<length).map { _ -> UInt8 in
+                let pick = generator.next()
+                return pick % 4 == 0 ? alphabet[Int(pick / 4 % UInt64(alphabet.count))] : alphabet[Int(pick / 4 % 9)]
+            }
+            let start = length == 0 ? 0 : Int(generator.next() % UInt64(length))
+            bytes.withUnsafeBufferPointer { buffer in
+                let sanitizer = HTMLSanitizer(buffer, baseURL: nil)
+                let fast = sanitizer.tagName(at: start), slow = sanitizer.tagNameByteByByte(at: start)
+                #expect(fast.start == slow.start && fast.length == slow.length && fast.packed == slow.packed
+                        && fast.tail == slow.tail, "\(bytes) from \(start)")
+                if start + 8 <= length, fast.length < 8 { wordRead += 1 }
+            }
+        }
+        #expect(wordRead > 2_000, "names read as one word: \(wordRead)")
+    }
+
     /// Notes and summaries skip indentation eight spaces a step: a run of whitespace between words and
     /// tags must read exactly as one space does, however long and wherever a step ends in it (notes full
     /// of markup: there every kind of whitespace is a space).
