@@ -187,7 +187,7 @@ extension HTMLSanitizer {
         urlIsPlain = look.plain
         if look.clean {
             // Nearly every real URL: nothing to decode or drop, read where it stands (not copied).
-            switch urlAcceptance(UnsafeBufferPointer(rebasing: bytes[start..<end]), allowMailto: allowMailto) {
+            switch Self.urlAcceptance(UnsafeBufferPointer(rebasing: bytes[start..<end]), allowMailto: allowMailto, baseURL: baseURL) {
             case .keep:
                 urlInNotes = start..<end
                 return true
@@ -213,7 +213,7 @@ extension HTMLSanitizer {
             if last < url.count { url.removeSubrange(last...) }
             if first > 0 { url.removeSubrange(..<first) }
         }
-        switch url.withUnsafeBufferPointer({ urlAcceptance($0, allowMailto: allowMailto) }) {
+        switch url.withUnsafeBufferPointer({ Self.urlAcceptance($0, allowMailto: allowMailto, baseURL: baseURL) }) {
         case .keep: return true
         case .refuse: return false
         case .resolved(let resolved):
@@ -266,7 +266,7 @@ extension HTMLSanitizer {
 
     enum URLAcceptance { case keep, refuse, resolved(String) }
 
-    private func urlAcceptance(_ url: UnsafeBufferPointer<UInt8>, allowMailto: Bool) -> URLAcceptance {
+    private static func urlAcceptance(_ url: UnsafeBufferPointer<UInt8>, allowMailto: Bool, baseURL: URL?) -> URLAcceptance {
         guard !url.isEmpty else { return .refuse }
         // Nearly every link: "http://…" or "https://…", checked on the bytes, no scheme string made.
         if let afterScheme = Self.httpSchemeLength(url) {

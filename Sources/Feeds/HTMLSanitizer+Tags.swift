@@ -18,9 +18,9 @@ extension HTMLSanitizer {
         guard index + 1 < count else { literalLessThan(); return }
         let next = bytes[index + 1]
         if next == UInt8(ascii: "!") {
-            if matches("<!--", at: index) {
+            if Self.matches(bytes, "<!--", at: index) {
                 skipComment()
-            } else if matches("<![CDATA[", at: index) {
+            } else if Self.matches(bytes, "<![CDATA[", at: index) {
                 // Inside HTML, CDATA only wraps what a feed double-escaped: read what it holds as markup.
                 openCDATA += 1
                 index += 9
@@ -53,13 +53,13 @@ extension HTMLSanitizer {
         var cursor = index + 4
         let count = bytes.count
         if cursor < count, bytes[cursor] == UInt8(ascii: ">") { index = cursor + 1; return }
-        if matches("->", at: cursor) { index = cursor + 2; return }
+        if Self.matches(bytes, "->", at: cursor) { index = cursor + 2; return }
         // From one `-` to the next (memchr): comments are mostly text without any.
-        while let dash = next(UInt8(ascii: "-"), from: cursor), dash + 2 < count {
+        while let dash = bytes.nextIndex(of: UInt8(ascii: "-"), from: cursor), dash + 2 < count {
             cursor = dash
             if bytes[cursor + 1] == UInt8(ascii: "-") {
                 if bytes[cursor + 2] == UInt8(ascii: ">") { index = cursor + 3; return }
-                if matches("!>", at: cursor + 2) { index = cursor + 4; return }
+                if Self.matches(bytes, "!>", at: cursor + 2) { index = cursor + 4; return }
             }
             cursor += 1
         }
@@ -68,11 +68,13 @@ extension HTMLSanitizer {
 
     /// Moves past the next `byte`, or to the end when there is none.
     mutating func skipPast(_ byte: UInt8, from start: Int) {
-        index = next(byte, from: start).map { $0 + 1 } ?? bytes.count
+        index = bytes.nextIndex(of: byte, from: start).map { $0 + 1 } ?? bytes.count
     }
 
-    /// Reads a tag name starting at `start` (up to whitespace, `/` or `>`).
-    func tagName(at start: Int) -> TagName {
+    /// Reads a tag name starting at `start` of `bytes` (up to whitespace, `/` or `>`). Static, as are the
+    /// sanitizer's other helpers that only read: a method called from a mutating one was handed a copy
+    /// of the whole sanitizer (145 bytes, a memcpy a tag).
+    static func tagName(_ bytes: UnsafeBufferPointer<UInt8>, at start: Int) -> TagName {
         // Nearly every name ends within the eight bytes from its start: read as one word.
         if start + 8 <= bytes.count {
             let word = ByteWord.load(bytes, at: start)
@@ -86,12 +88,12 @@ extension HTMLSanitizer {
                 return TagName(start: start, length: length, packed: (word | upper >> 2) & kept, tail: 0)
             }
         }
-        return tagNameByteByByte(at: start)
+        return tagNameByteByByte(bytes, at: start)
     }
 
     /// `tagName(at:)` a byte at a time: names of eight bytes and more, those with a control character,
     /// and those the input ends within a word of.
-    func tagNameByteByByte(at start: Int) -> TagName {
+    static func tagNameByteByByte(_ bytes: UnsafeBufferPointer<UInt8>, at start: Int) -> TagName {
         var name = TagName(start: start)
         var cursor = start
         while cursor < bytes.count {
@@ -111,7 +113,7 @@ extension HTMLSanitizer {
     }
 
     private mutating func startTag() {
-        let name = tagName(at: index + 1)
+        let name = Self.tagName(bytes, at: index + 1)
         let tag = name.tag
         let wanted: AttributeScan.Wanted
         switch tag {
@@ -136,7 +138,7 @@ extension HTMLSanitizer {
     }
 
     private mutating func endTag() {
-        let name = tagName(at: index + 2)
+        let name = Self.tagName(bytes, at: index + 2)
         var scan = AttributeScan(wanted: .none)
         guard let end = scan.run(bytes, from: name.start + name.length) else {
             index = bytes.count
@@ -216,11 +218,11 @@ extension HTMLSanitizer {
         let count = bytes.count
         var depth = 1
         var cursor = index
-        while let open = next(UInt8(ascii: "<"), from: cursor) {
+        while let open = bytes.nextIndex(of: UInt8(ascii: "<"), from: cursor) {
             let closing = open + 1 < count && bytes[open + 1] == UInt8(ascii: "/")
             let nameStart = open + (closing ? 2 : 1)
             cursor = open + 1
-            guard closing || !rawText, sameName(name, at: nameStart) else { continue }
+            guard closing || !rawText, Self.sameName(name, in: bytes, at: nameStart) else { continue }
             if !closing {
                 // A nested `<svg/>` opens nothing; a tag never closed hides the rest.
                 var scan = AttributeScan(wanted: .none)
@@ -238,7 +240,7 @@ extension HTMLSanitizer {
     }
 
     /// Whether the bytes at `start` spell the same tag name (any case), followed by a delimiter.
-    private func sameName(_ name: TagName, at start: Int) -> Bool {
+    private static func sameName(_ name: TagName, in bytes: UnsafeBufferPointer<UInt8>, at start: Int) -> Bool {
         let end = start + name.length
         guard end <= bytes.count else { return false }
         for offset in 0..<name.length {

@@ -102,7 +102,7 @@ struct HTMLSanitizer {
                 index = ByteWord.pastSpaceWords(bytes, from: index + 1)
             case 0x00...0x1F, 0x7F:
                 index += 1  // control characters say nothing
-            case UInt8(ascii: "]") where openCDATA > 0 && matches("]]>", at: index):
+            case UInt8(ascii: "]") where openCDATA > 0 && Self.matches(bytes, "]]>", at: index):
                 openCDATA -= 1
                 index += 3
             case UInt8(ascii: ">"), UInt8(ascii: "]"):
@@ -223,7 +223,9 @@ struct HTMLSanitizer {
     }
 
     /// Whether the current element already shows something.
-    var currentHasContent: Bool { out.count > stack[stack.count - 1].contentStart }
+    var currentHasContent: Bool {
+        @inline(__always) get { out.count > stack[stack.count - 1].contentStart }
+    }
 
     // MARK: Tree
 
@@ -257,6 +259,7 @@ struct HTMLSanitizer {
 
     /// The depth of the innermost open `element`, or nil. `stopAtLists` ends the search at a list (the
     /// scope of a list item).
+    @inline(__always)
     func openDepth(of element: NoteElement, stopAtLists: Bool = false) -> Int? {
         var depth = stack.count - 1
         while depth > 0 {
@@ -274,16 +277,11 @@ struct HTMLSanitizer {
 
     // MARK: Byte searches
 
-    func matches(_ literal: StaticString, at position: Int) -> Bool {
+    static func matches(_ bytes: UnsafeBufferPointer<UInt8>, _ literal: StaticString, at position: Int) -> Bool {
         literal.withUTF8Buffer { pattern in
             guard position + pattern.count <= bytes.count else { return false }
             for offset in 0..<pattern.count where bytes[position + offset] != pattern[offset] { return false }
             return true
         }
-    }
-
-    /// The index of the next `byte` at or after `start`, or nil.
-    func next(_ byte: UInt8, from start: Int) -> Int? {
-        bytes.nextIndex(of: byte, from: start)
     }
 }

@@ -65,8 +65,7 @@ struct ByteWordTests {
             }
             let start = length == 0 ? 0 : Int(generator.next() % UInt64(length))
             bytes.withUnsafeBufferPointer { buffer in
-                let sanitizer = HTMLSanitizer(buffer, baseURL: nil)
-                let fast = sanitizer.tagName(at: start), slow = sanitizer.tagNameByteByByte(at: start)
+                let fast = HTMLSanitizer.tagName(buffer, at: start), slow = HTMLSanitizer.tagNameByteByByte(buffer, at: start)
                 #expect(fast.start == slow.start && fast.length == slow.length && fast.packed == slow.packed
                         && fast.tail == slow.tail, "\(bytes) from \(start)")
                 if start + 8 <= length, fast.length < 8 { wordRead += 1 }
