@@ -60,8 +60,9 @@ public enum ByteWord {
 
     /// Where a run of text starting before `start` ends: bytes for which `isOrdinary` holds, single spaces
     /// between them included. `stops(word)` marks, with `equal`/`below`, the bytes of a word that are not
-    /// ordinary (spaces among them): the run goes eight bytes at a time where it can and byte by byte
-    /// where something ends it. The two must agree; the text scanners' tests check that they do.
+    /// ordinary (spaces among them): the run goes eight bytes at a time where it can, straight to the first
+    /// stop of a word where it cannot, and byte by byte there. The two must agree (a word with a stop
+    /// must have it marked); the text scanners' tests check that they do.
     @inlinable @inline(__always)
     public static func endOfRun(_ bytes: UnsafeBufferPointer<UInt8>, from start: Int, stops: (UInt64) -> UInt64,
                          isOrdinary: (UInt8) -> Bool) -> Int {
@@ -70,11 +71,15 @@ public enum ByteWord {
         while cursor < count {
             if cursor + 8 <= count {
                 let word = load(bytes, at: cursor)
-                let length = runLength(stops: stops(word), spaces: equal(word, 0x20))
+                let stopping = stops(word)
+                let length = runLength(stops: stopping, spaces: equal(word, 0x20))
                 if length > 0 {
                     cursor += length
                     continue
                 }
+                // The bytes before the word's first stop are ordinary: past them at once, to the stop (a
+                // short word followed by a tag was read a byte at a time, a word loaded for each byte).
+                cursor += stopping.trailingZeroBitCount >> 3
             }
             let byte = bytes[cursor]
             if isOrdinary(byte) {
