@@ -187,7 +187,7 @@ struct HTMLSanitizer {
 
     /// A line break in the current element.
     mutating func appendBreak() {
-        out.open(NoteElement.br.name)
+        out.markup(NoteElement.br.startTag)
     }
 
     /// Writes to `out` with the address `keepURL` kept (where it stands in the notes, or in `url`) and
@@ -235,7 +235,7 @@ struct HTMLSanitizer {
         if element == .a {
             writeWithKeptURL { $0.open(NoteElement.a.name, "href", $1, escaping: $2) }
         } else {
-            out.open(element.name)
+            out.markup(element.startTag)
         }
         stack.append(Open(element: element, start: start, contentStart: out.count))
     }
@@ -247,7 +247,7 @@ struct HTMLSanitizer {
         if out.count == open.contentStart {
             out.truncate(to: open.start)
         } else {
-            out.close(open.element.name)
+            out.markup(open.element.endTag)
         }
     }
 

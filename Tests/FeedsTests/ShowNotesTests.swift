@@ -248,6 +248,21 @@ import TestSupport
         #expect("&averyverylongname;".withUTF8Bytes { HTMLEntities.decode($0, at: 0, inAttribute: false) } == nil)
     }
 
+    /// Each kept element's packed start and end tags write exactly `<name>` and `</name>`, and what is
+    /// written next follows them (the two stores write past the tag; the next write covers that).
+    @Test func packedTagsWriteTheirTags() {
+        for raw in NoteElement.p.rawValue...NoteElement.img.rawValue {
+            let element = NoteElement(rawValue: raw)!
+            var writer = SanitizedHTML.Writer()
+            writer.markup(element.startTag)
+            writer.text(byte: UInt8(ascii: "x"))
+            writer.markup(element.endTag)
+            writer.markup(element.startTag)
+            let name = element.name.description
+            #expect(writer.finish() == "<\(name)>x</\(name)><\(name)>", "\(name)")
+        }
+    }
+
     /// The packed tag names in `NoteTag` are what they claim to be.
     @Test func classifiesTagNames() {
         func tag(_ name: String) -> NoteTag {

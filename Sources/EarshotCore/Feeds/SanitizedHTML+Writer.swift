@@ -139,16 +139,13 @@ extension SanitizedHTML {
         /// `escaping: false`: the caller has made sure the value holds no `"`, `&`, `<` or `>`.
         public mutating func open(_ tag: StaticString, _ name: StaticString, _ value: UnsafeBufferPointer<UInt8>,
                                   escaping: Bool = true) {
-            if !escaping, value.count <= Self.smallValue {
-                // The whole tag at once: nearly every link.
-                write(atMost: tag.utf8CodeUnitCount + name.utf8CodeUnitCount + value.count + 6) { target in
+            if value.count <= Self.smallValue {
+                // The whole tag in one write: nearly every link. (A write a part took four or five, each
+                // checking the room and the buffer's uniqueness.)
+                write(atMost: tag.utf8CodeUnitCount + 2 + Self.room(name.buffer, value, escaping: escaping)) { target in
                     var target = Self.tagStart(tag.buffer, target)
-                    Self.put(0x20, &target)
-                    Self.put(name, &target)
-                    Self.put("=\"", &target)
-                    Self.put(value, &target)
-                    Self.put("\">", &target)
-                    return target
+                    Self.putAttribute(name.buffer, value, escaping: escaping, &target)
+                    return Self.end(target)
                 }
                 return
             }
@@ -162,10 +159,73 @@ extension SanitizedHTML {
         /// `escaping: false`: the caller has made sure `value2` holds no `"`, `&`, `<` or `>`.
         public mutating func open(_ tag: StaticString, _ name: StaticString, _ value: UnsafeBufferPointer<UInt8>,
                                   _ name2: StaticString, _ value2: UnsafeBufferPointer<UInt8>, escaping: Bool = true) {
+            if value.count <= Self.smallValue, value2.count <= Self.smallValue {
+                // One write for the whole tag (an image with its `alt`).
+                let room = tag.utf8CodeUnitCount + 2 + Self.room(name.buffer, value, escaping: true)
+                    + Self.room(name2.buffer, value2, escaping: escaping)
+                write(atMost: room) { target in
+                    var target = Self.tagStart(tag.buffer, target)
+                    Self.putAttribute(name.buffer, value, escaping: true, &target)
+                    Self.putAttribute(name2.buffer, value2, escaping: escaping, &target)
+                    return Self.end(target)
+                }
+                return
+            }
             write(atMost: tag.utf8CodeUnitCount + 1) { Self.tagStart(tag.buffer, $0) }
             attribute(name.buffer, value, escaping: true)
             attribute(name2.buffer, value2, escaping: escaping)
             write(atMost: 1) { Self.end($0) }
+        }
+
+        /// The most ` name="value"` can take written (each escaped byte may become six: `&quot;`).
+        @inline(__always)
+        private static func room(_ name: UnsafeBufferPointer<UInt8>, _ value: UnsafeBufferPointer<UInt8>, escaping: Bool) -> Int {
+            name.count + 4 + (escaping ? value.count * 6 : value.count)
+        }
+
+        /// Puts ` name="value"` at `target`, the value escaped when `escaping`.
+        @inline(__always)
+        private static func putAttribute(_ name: UnsafeBufferPointer<UInt8>, _ value: UnsafeBufferPointer<UInt8>,
+                                         escaping: Bool, _ target: inout UnsafeMutablePointer<UInt8>) {
+            put(0x20, &target)
+            put(name, &target)
+            put("=\"", &target)
+            if escaping {
+                target = escape(value, quote: true, to: target)
+            } else {
+                assert(!value.contains { $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "&") || $0 == UInt8(ascii: "<") || $0 == UInt8(ascii: ">") })
+                put(value, &target)
+            }
+            put(UInt8(ascii: "\""), &target)
+        }
+
+        /// Markup of up to sixteen bytes, given as two words (first byte lowest): a kept element's start or
+        /// end tag made once (`Markup`), written with two stores rather than byte by byte. The caller
+        /// vouches that it is markup this writer would write (`<p>`, `</li>`).
+        public mutating func markup(_ markup: Markup) {
+            write(atMost: 16) { target in
+                UnsafeMutableRawPointer(target).storeBytes(of: markup.low.littleEndian, as: UInt64.self)
+                UnsafeMutableRawPointer(target + 8).storeBytes(of: markup.high.littleEndian, as: UInt64.self)
+                return target + markup.count
+            }
+        }
+
+        /// A tag of up to sixteen bytes packed into two words, for `markup(_:)`.
+        public struct Markup: Sendable {
+            public let low: UInt64
+            public let high: UInt64
+            public let count: Int
+
+            /// `<tag>`, or `</tag>` when `closing` (a name of up to thirteen bytes).
+            public init(_ tag: StaticString, closing: Bool = false) {
+                let bytes = Array((closing ? "</" : "<").utf8) + Array(UnsafeBufferPointer(start: tag.utf8Start, count: tag.utf8CodeUnitCount)) + [UInt8(ascii: ">")]
+                precondition(bytes.count <= 16, "a tag too long to pack: \(tag)")
+                var low: UInt64 = 0, high: UInt64 = 0
+                for (offset, byte) in bytes.enumerated() {
+                    if offset < 8 { low |= UInt64(byte) << (8 * UInt64(offset)) } else { high |= UInt64(byte) << (8 * UInt64(offset - 8)) }
+                }
+                (self.low, self.high, count) = (low, high, bytes.count)
+            }
         }
 
         /// `</tag>`, the name given as a literal.
