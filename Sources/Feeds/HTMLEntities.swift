@@ -3,21 +3,34 @@
 enum HTMLEntities {
     /// The code point `&name;` stands for, or nil.
     static func value(of name: UnsafeBufferPointer<UInt8>) -> UInt32? {
-        // The few that make up nearly all real uses, without building a String.
-        switch name.count {
-        case 2 where name[1] == UInt8(ascii: "t"):
-            if name[0] == UInt8(ascii: "l") { return 0x3C }
-            if name[0] == UInt8(ascii: "g") { return 0x3E }
-        case 3 where name[0] == UInt8(ascii: "a") && name[1] == UInt8(ascii: "m") && name[2] == UInt8(ascii: "p"):
-            return 0x26
-        default:
-            break
-        }
         // Every name in the table fits in eight bytes: looked up as one number, no String made.
         guard name.count <= 8 else { return nil }
         var key: UInt64 = 0
         for (offset, byte) in name.enumerated() { key |= UInt64(byte) << (8 * UInt64(offset)) }
-        return packedTable[key]
+        // The names that make up nearly all real uses, as cases of a switch (a search); the rest hashed.
+        switch key {
+        case 0x706d61: return 0x0026  // amp
+        case 0x746c: return 0x003C  // lt
+        case 0x7467: return 0x003E  // gt
+        case 0x746f7571: return 0x0022  // quot
+        case 0x736f7061: return 0x0027  // apos
+        case 0x7073626e: return 0x00A0  // nbsp
+        case 0x687361646e: return 0x2013  // ndash
+        case 0x687361646d: return 0x2014  // mdash
+        case 0x70696c6c6568: return 0x2026  // hellip
+        case 0x6f75717372: return 0x2019  // rsquo
+        case 0x6f7571736c: return 0x2018  // lsquo
+        case 0x6f7571646c: return 0x201C  // ldquo
+        case 0x6f75716472: return 0x201D  // rdquo
+        case 0x6f75716462: return 0x201E  // bdquo
+        case 0x6c6d7561: return 0x00E4  // auml
+        case 0x6c6d756f: return 0x00F6  // ouml
+        case 0x6c6d7575: return 0x00FC  // uuml
+        case 0x67696c7a73: return 0x00DF  // szlig
+        case 0x657475636165: return 0x00E9  // eacute
+        case 0x79706f63: return 0x00A9  // copy
+        default: return packedTable[key]
+        }
     }
 
     /// `table` keyed by each name's bytes packed into a number, first byte lowest.

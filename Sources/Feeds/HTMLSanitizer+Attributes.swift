@@ -104,7 +104,12 @@ extension HTMLSanitizer {
             out.append(contentsOf: UnsafeBufferPointer(rebasing: value[cursor..<ampersand]))
             cursor = ampersand
             guard cursor < range.upperBound else { break }
-            if let (scalar, end) = HTMLEntities.decode(value, at: cursor, inAttribute: true) {
+            // `&amp;` between an address's query parameters, nearly every reference in one: no lookup.
+            if cursor + 5 <= range.upperBound, value[cursor + 1] == UInt8(ascii: "a"), value[cursor + 2] == UInt8(ascii: "m"),
+               value[cursor + 3] == UInt8(ascii: "p"), value[cursor + 4] == UInt8(ascii: ";") {
+                out.append(UInt8(ascii: "&"))
+                cursor += 5
+            } else if let (scalar, end) = HTMLEntities.decode(value, at: cursor, inAttribute: true) {
                 FeedEncoding.appendUTF8(scalar, to: &out)
                 cursor = end
             } else {
