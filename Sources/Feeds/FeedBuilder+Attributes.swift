@@ -3,7 +3,7 @@ import FoundationEssentials
 
 extension FeedBuilder {
     /// Reads the attributes of the element the rules matched; `attribute` looks one up by name.
-    mutating func store(_ field: AttributeField, attribute: (String) -> String?) {
+    mutating func store(_ field: AttributeField, attribute: (StaticString) -> String?) {
         switch field {
         case .base:
             if let base = attribute("xml:base") { rebase(base) }
@@ -32,7 +32,7 @@ extension FeedBuilder {
     /// `<atom:link>` on the channel: paging (RFC 5005), payment, or the podcast's web page. As in
     /// podcastparser, only a link that says it is HTML (`type="text/html"`) names the web page: the
     /// others are the feed itself, hubs and alternate formats.
-    private mutating func storeChannelLink(_ attribute: (String) -> String?) {
+    private mutating func storeChannelLink(_ attribute: (StaticString) -> String?) {
         let rel = attribute("rel")?.trimmingASCIIWhitespace().asciiLowercased() ?? "alternate"
         guard let href = attribute("href").flatMap({ FeedValues.resolve($0, against: baseURL) }) else { return }
         switch rel {
@@ -47,7 +47,7 @@ extension FeedBuilder {
 
     /// A `podcast:person` from its attributes; the name (its text) comes later. Role and group are
     /// case-insensitive in the namespace's taxonomy, so they are kept lowercased.
-    static func person(_ attribute: (String) -> String?, baseURL: URL) -> FeedPerson {
+    static func person(_ attribute: (StaticString) -> String?, baseURL: URL) -> FeedPerson {
         FeedPerson(
             name: "",
             role: attribute("role").map { $0.trimmingASCIIWhitespace().asciiLowercased() }.flatMap(nonEmpty),

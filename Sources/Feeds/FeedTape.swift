@@ -316,7 +316,7 @@ struct TapeElement: FeedElementSource {
         UnsafeBufferPointer(rebasing: tape[range])
     }
 
-    func attribute(_ name: String) -> String? {
+    func attribute(_ name: StaticString) -> String? {
         guard attributeCount > 0 else { return nil }
         return WantedAttribute.with(name) { wanted -> String? in
             var at = attributesAt

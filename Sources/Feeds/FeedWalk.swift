@@ -1,6 +1,7 @@
 /// What the walk reads from the element an event is about.
 protocol FeedElementSource {
-    func attribute(_ name: String) -> String?
+    /// The value of attribute `name` (a literal: "url", or "xml:base" with its prefix), or nil.
+    func attribute(_ name: StaticString) -> String?
     /// The name as written, for messages.
     var qualifiedName: String { get }
     func appendLocalName(to buffer: inout [UInt8])
@@ -14,10 +15,10 @@ struct WantedAttribute {
     let prefix: UnsafeBufferPointer<UInt8>?
     let localName: UnsafeBufferPointer<UInt8>
 
-    /// Runs `body` with `name` split (its bytes valid only during the call; literals are not copied).
-    static func with<Result>(_ name: String, _ body: (WantedAttribute) -> Result) -> Result {
-        var name = name
-        return name.withUTF8 { wanted in
+    /// Runs `body` with `name` split (its bytes, the literal's own, valid only during the call).
+    @inline(__always)
+    static func with<Result>(_ name: StaticString, _ body: (WantedAttribute) -> Result) -> Result {
+        name.withUTF8Buffer { wanted in
             let colon = wanted.firstIndex(of: UInt8(ascii: ":"))
             return body(WantedAttribute(
                 prefix: colon.map { UnsafeBufferPointer(rebasing: wanted[..<$0]) },

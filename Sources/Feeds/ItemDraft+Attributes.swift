@@ -2,7 +2,7 @@ import EarshotCore
 import FoundationEssentials
 
 extension ItemDraft {
-    mutating func store(_ field: AttributeField, attribute: (String) -> String?, baseURL: URL) {
+    mutating func store(_ field: AttributeField, attribute: (StaticString) -> String?, baseURL: URL) {
         switch field {
         case .enclosure:
             addEnclosure(url: attribute("url"), type: attribute("type"), length: attribute("length"),
@@ -66,7 +66,7 @@ extension ItemDraft {
         }
     }
 
-    private mutating func storeAlternate(_ attribute: (String) -> String?) {
+    private mutating func storeAlternate(_ attribute: (StaticString) -> String?) {
         guard let type = attribute("type")?.trimmingASCIIWhitespace(), !type.isEmpty else {
             pendingAlternate = nil
             return
@@ -79,7 +79,7 @@ extension ItemDraft {
 
     /// Atom `<link>` (in an entry or as `atom:link` in an RSS item): an enclosure, a payment link or the
     /// episode's web page (an `alternate` HTML link; Atom's default type for a link is HTML here).
-    private mutating func storeLink(_ attribute: (String) -> String?, baseURL: URL) {
+    private mutating func storeLink(_ attribute: (StaticString) -> String?, baseURL: URL) {
         let rel = attribute("rel")?.trimmingASCIIWhitespace().asciiLowercased() ?? "alternate"
         switch rel {
         case "enclosure":

@@ -43,7 +43,7 @@ final class XMLEventStream {
         }
 
         /// The value of attribute `name` ("url", or "xml:base" with its prefix), or nil when absent.
-        func attribute(_ name: String) -> String? {
+        func attribute(_ name: StaticString) -> String? {
             guard let attributes, attributeCount > 0 else { return nil }
             return WantedAttribute.with(name) { wanted -> String? in
                 for index in 0..<attributeCount {
