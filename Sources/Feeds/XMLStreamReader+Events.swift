@@ -96,21 +96,26 @@ final class XMLEventStream {
         /// `bytes` as a string with each "&#38;" read as "&" (on bytes: `String.replacing` walks characters,
         /// and links full of query parameters made it a hot spot).
         static func replacingEscapedAmpersands(_ bytes: UnsafeBufferPointer<UInt8>) -> String {
-            let escaped: [UInt8] = Array("&#38;".utf8)
-            var out: [UInt8] = []
-            out.reserveCapacity(bytes.count)
-            var index = 0
-            while index < bytes.count {
-                if bytes[index] == UInt8(ascii: "&"), index + escaped.count <= bytes.count,
-                   escaped.indices.allSatisfy({ bytes[index + $0] == escaped[$0] }) {
-                    out.append(UInt8(ascii: "&"))
-                    index += escaped.count
-                } else {
-                    out.append(bytes[index])
-                    index += 1
+            // Runs between ampersands copied whole, straight into the string (a payment link's query of a
+            // kilobyte and more went a byte at a time into an array, then into the string).
+            String(unsafeUninitializedCapacity: bytes.count) { out in
+                guard let target = out.baseAddress, let source = bytes.baseAddress else { return 0 }
+                var written = 0, index = 0
+                while index < bytes.count {
+                    let ampersand = bytes.nextIndex(of: UInt8(ascii: "&"), from: index) ?? bytes.count
+                    (target + written).update(from: source + index, count: ampersand - index)
+                    written += ampersand - index
+                    index = ampersand
+                    guard index < bytes.count else { break }
+                    target[written] = UInt8(ascii: "&")
+                    written += 1
+                    let escaped = index + 5 <= bytes.count && bytes[index + 1] == UInt8(ascii: "#")
+                        && bytes[index + 2] == UInt8(ascii: "3") && bytes[index + 3] == UInt8(ascii: "8")
+                        && bytes[index + 4] == UInt8(ascii: ";")
+                    index += escaped ? 5 : 1
                 }
+                return written
             }
-            return String(decoding: out, as: UTF8.self)
         }
 
         /// Everything the element carries, as text: its name, namespace and attributes (each with its

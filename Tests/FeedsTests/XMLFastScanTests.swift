@@ -72,6 +72,23 @@ struct XMLFastScanTests {
         }
     }
 
+    @Test("an attribute value's ampersands, handed over as '&#38;', read back as '&' and nothing else")
+    func escapedAmpersandsAreReadBack() {
+        let pieces = ["&#38;", "&", "#38;", "&#3", ";", "a", "é", "&#38", "x=1"]
+        var random = SplitMix64(seed: 38)
+        for _ in 0..<3_000 {
+            let value = (0..<Int(random.next() % 12)).map { _ in pieces[Int(random.next() % UInt64(pieces.count))] }.joined()
+            var expected = "", rest = Substring(value)
+            while let range = rest.range(of: "&#38;") {
+                expected += rest[..<range.lowerBound] + "&"
+                rest = rest[range.upperBound...]
+            }
+            expected += rest
+            let read = Array(value.utf8).withUnsafeBufferPointer { XMLEventStream.Element.replacingEscapedAmpersands($0) }
+            #expect(read == expected, "\(value)")
+        }
+    }
+
     @Test("what XML says and feeds do: line ends, references, namespaces, CDATA, empty elements")
     func details() {
         let cases = [
