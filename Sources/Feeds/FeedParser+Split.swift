@@ -173,6 +173,7 @@ final class SplitRead: @unchecked Sendable {
     private var baseURL: URL?
     private var keepsItemsWithoutEnclosure = false
     private var keepsSourceText = false
+    private var textIsValidUTF8 = false
     /// The piece the calling thread is at the start of.
     private var arriving = 1
     /// Each piece's items, written by the other thread before `done`: nil for a piece that did not fit.
@@ -224,6 +225,7 @@ final class SplitRead: @unchecked Sendable {
         baseURL = builder.baseURL
         keepsItemsWithoutEnclosure = builder.keepsItemsWithoutEnclosure
         keepsSourceText = builder.keepsSourceText
+        textIsValidUTF8 = builder.textIsValidUTF8  // the scan's: it checks every byte it hands over
         go.give()
     }
 
@@ -232,7 +234,7 @@ final class SplitRead: @unchecked Sendable {
         guard let context, let baseURL else { return nil }
         var builder = FeedBuilder(baseURL: baseURL, keepsItemsWithoutEnclosure: keepsItemsWithoutEnclosure,
                                   keepsSourceText: keepsSourceText)
-        builder.textIsValidUTF8 = true  // read by `XMLFastScan`
+        builder.textIsValidUTF8 = textIsValidUTF8
         let events = FeedEvents(builder: builder)
         events.state.walk = FeedWalk(pieceIn: scopes)
         events.cancellation = cancellation

@@ -17,16 +17,14 @@ import FoundationEssentials
 public enum ShowNotes {
     /// Sanitizes `html` (relative links are refused: there is no feed to resolve them against).
     public static func sanitize(html: String) -> SanitizedHTML {
-        html.withUTF8Bytes { bytes in
-            var scratch = HTMLSanitizer.Scratch()
-            scratch.inputIsValidUTF8 = true  // a `String`'s
-            return sanitize(bytes: bytes, baseURL: nil, reusing: &scratch)
-        }
+        html.withUTF8Bytes { sanitize(bytes: $0, baseURL: nil, validUTF8: true) }  // a `String`'s
     }
 
-    /// Sanitizes HTML bytes (UTF-8), resolving relative links against `baseURL` when given.
-    static func sanitize(bytes: UnsafeBufferPointer<UInt8>, baseURL: URL?) -> SanitizedHTML {
+    /// Sanitizes HTML bytes (UTF-8), resolving relative links against `baseURL` when given; `validUTF8`
+    /// says the bytes are well-formed UTF-8 already (`HTMLSanitizer.Scratch.inputIsValidUTF8`).
+    static func sanitize(bytes: UnsafeBufferPointer<UInt8>, baseURL: URL?, validUTF8: Bool = false) -> SanitizedHTML {
         var scratch = HTMLSanitizer.Scratch()
+        scratch.inputIsValidUTF8 = validUTF8
         return sanitize(bytes: bytes, baseURL: baseURL, reusing: &scratch)
     }
 

@@ -423,8 +423,15 @@ extension SanitizedHTML {
 
         /// How many bytes come before the first `"`, `&`, `<` or `>` (all of them when there is none).
         private static func bytesBeforeEscapable(_ buffer: UnsafeBufferPointer<UInt8>) -> Int {
-            guard let base = buffer.baseAddress else { return 0 }
-            var index = 0
+            nextEscapable(buffer, from: 0)
+        }
+
+        /// The index of the first `"`, `&`, `<` or `>` at or after `start`, or the count when there is
+        /// none: eight bytes a step, then byte by byte.
+        @inline(__always)
+        private static func nextEscapable(_ buffer: UnsafeBufferPointer<UInt8>, from start: Int) -> Int {
+            guard let base = buffer.baseAddress else { return buffer.count }
+            var index = start
             while index + 8 <= buffer.count {
                 let hits = ByteWord.escapable(UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self).littleEndian)
                 if hits != 0 { return index + hits.trailingZeroBitCount >> 3 }
@@ -446,24 +453,17 @@ extension SanitizedHTML {
             var index = 0
             let count = buffer.count
             while index < count {
-                var at = index
-                if let base = buffer.baseAddress, index + 8 <= count {
-                    let hits = ByteWord.escapable(UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self).littleEndian)
-                    if hits == 0 {
-                        index += 8
-                        continue
-                    }
-                    at = index + hits.trailingZeroBitCount >> 3
-                }
-                let byte = buffer[at]
+                let at = nextEscapable(buffer, from: index)
+                guard at < count else { break }
                 index = at + 1
                 let entity: StaticString
-                switch byte {
+                switch buffer[at] {
                 case UInt8(ascii: "&"): entity = "&amp;"
                 case UInt8(ascii: "<"): entity = "&lt;"
                 case UInt8(ascii: ">"): entity = "&gt;"
-                case UInt8(ascii: "\"") where quote: entity = "&quot;"
-                default: continue
+                default:
+                    guard quote else { continue }  // `"` in text
+                    entity = "&quot;"
                 }
                 if at > runStart { put(UnsafeBufferPointer(rebasing: buffer[runStart..<at]), &target) }
                 put(entity, &target)
