@@ -206,6 +206,15 @@ extension HTMLSanitizer {
                 return true
             }
         }
+        // An address whose only references are `&amp;` (between query parameters) and that holds nothing
+        // else to escape is, decoded and escaped again, what is written: it is kept as written (the
+        // scheme and host it is accepted by come before any `&`, so they read the same decoded).
+        if Self.isEscapedAsWritten(bytes, start..<end),
+           case .keep = Self.urlAcceptance(UnsafeBufferPointer(rebasing: bytes[start..<end]), allowMailto: allowMailto, baseURL: baseURL) {
+            urlInNotes = start..<end
+            urlIsPlain = true
+            return true
+        }
         urlInNotes = nil
         url.removeAll(keepingCapacity: true)
         Self.appendDecoded(bytes, range, to: &url)
@@ -227,6 +236,34 @@ extension HTMLSanitizer {
             url.append(contentsOf: resolved.utf8)
             return true
         }
+    }
+
+    /// Whether `range` of `bytes` is text escaped as an attribute value is: no control character, no
+    /// `"`, `<` or `>`, and every `&` the start of `&amp;`.
+    static func isEscapedAsWritten(_ bytes: UnsafeBufferPointer<UInt8>, _ range: Range<Int>) -> Bool {
+        var index = range.lowerBound
+        while index < range.upperBound {
+            if index + 8 <= range.upperBound {
+                let word = ByteWord.load(bytes, at: index)
+                let hits = ByteWord.below(word, 0x20) | ByteWord.equal(word, 0x7F) | ByteWord.escapable(word)
+                if hits == 0 {
+                    index += 8
+                    continue
+                }
+                index += hits.trailingZeroBitCount >> 3
+            }
+            let byte = bytes[index]
+            if byte == UInt8(ascii: "&") {
+                guard index + 5 <= range.upperBound, bytes[index + 1] == UInt8(ascii: "a"), bytes[index + 2] == UInt8(ascii: "m"),
+                      bytes[index + 3] == UInt8(ascii: "p"), bytes[index + 4] == UInt8(ascii: ";") else { return false }
+                index += 5
+            } else if byte < 0x20 || byte == 0x7F || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "<") || byte == UInt8(ascii: ">") {
+                return false
+            } else {
+                index += 1
+            }
+        }
+        return true
     }
 
     /// Whether `url` has no control character and no space at either end.

@@ -44,7 +44,8 @@ struct HTMLSanitizer {
     var url: [UInt8] = []
     /// Where the address stands in the notes when it is kept as it is written (nearly always).
     var urlInNotes: Range<Int>?
-    /// `url` holds nothing an attribute value escapes (`keepURL` looked): it is written as it is.
+    /// The address holds nothing an attribute value escapes, or is escaped already (`&amp;` its only
+    /// reference; `keepURL` looked): it is written as it is.
     var urlIsPlain = false
     /// The `alt` of the image being added (`keepAlternative`), when it was decoded or squashed.
     var alt: [UInt8] = []

@@ -50,6 +50,36 @@ struct ByteWordTests {
         }
     }
 
+    /// An address kept as written because its only references are `&amp;` must be exactly that: no
+    /// control character, no `"`, `<` or `>`, every `&` starting `&amp;`, wherever those fall in a word.
+    @Test func anAddressEscapedAsWrittenMatchesItsDefinition() {
+        let pieces: [[UInt8]] = ["https://e.org/a", "?b=1", "&amp;", "&", "&amp", "&lt;", "\"", "<", ">", "x", "\u{E9}"].map { Array($0.utf8) }
+            + [[0x09], [0x7F], [0x00]]
+        var generator = SplitMix64(seed: 5)
+        var kept = 0
+        for _ in 0..<20_000 {
+            let url = (0..<Int(generator.next() % 10)).flatMap { _ -> [UInt8] in
+                let pick = generator.next()
+                return pick % 3 == 0 ? pieces[Int(pick / 3 % UInt64(pieces.count))] : pieces[Int(pick / 3 % 5)]
+            }
+            var expected = true, index = 0
+            while index < url.count {
+                let byte = url[index]
+                if byte == UInt8(ascii: "&") {
+                    guard url[index...].starts(with: "&amp;".utf8) else { expected = false; break }
+                    index += 5
+                    continue
+                }
+                if byte < 0x20 || byte == 0x7F || byte == 0x22 || byte == 0x3C || byte == 0x3E { expected = false; break }
+                index += 1
+            }
+            let actual = url.withUnsafeBufferPointer { HTMLSanitizer.isEscapedAsWritten($0, 0..<url.count) }
+            #expect(actual == expected, "\(url)")
+            if actual { kept += 1 }
+        }
+        #expect(kept > 2_000 && kept < 18_000, "both outcomes are exercised: \(kept) of 20,000 kept")
+    }
+
     /// The sanitizer reads a tag's name as one word when it ends within one: the same name (length,
     /// lowercased bytes) as read a byte at a time, whatever the name holds (capitals, digits, controls,
     /// UTF-8), wherever it ends, and however close to the end of the input.

@@ -65,6 +65,13 @@ import TestSupport
         (#"<a href="vbscript:msgbox(1)">x</a>"#, #"["x"]"#),
         (#"<a href="https://ok.example/" onclick="alert(1)" target="_blank" rel="x" style="position:fixed">x</a>"#,
          #"[{"a":{"href":"https://ok.example/"},"c":["x"],"t":"a"}]"#),
+        // An address whose references are all `&amp;` is kept as written (escaped already); one with
+        // any other reference is decoded first.
+        (#"<a href="https://ok.example/?a=1&amp;b=2&amp;c">q</a>"#,
+         #"[{"a":{"href":"https://ok.example/?a=1&b=2&c"},"c":["q"],"t":"a"}]"#),
+        (#"<a href="https://ok.example/?a=1&b=2&amp;c=&quot;">q</a>"#,
+         #"[{"a":{"href":"https://ok.example/?a=1&b=2&c=\""},"c":["q"],"t":"a"}]"#),
+        (#"<a href="java&amp;script:alert(1)">x</a>"#, #"["x"]"#),
         (#"<a href="https://ok.example/a" href="javascript:alert(1)">first wins</a>"#,
          #"[{"a":{"href":"https://ok.example/a"},"c":["first wins"],"t":"a"}]"#),
         ("<svg onload=alert(1)><circle/></svg>after", #"["after"]"#),

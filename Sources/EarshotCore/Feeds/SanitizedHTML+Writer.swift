@@ -136,7 +136,8 @@ extension SanitizedHTML {
         }
 
         /// `<tag name="value">` with the value as UTF-8 bytes (a link's address, straight from the notes).
-        /// `escaping: false`: the caller has made sure the value holds no `"`, `&`, `<` or `>`.
+        /// `escaping: false`: the caller has made sure the value is written escaped already: no `"`, `<` or
+        /// `>`, and `&` only as `&amp;`.
         public mutating func open(_ tag: StaticString, _ name: StaticString, _ value: UnsafeBufferPointer<UInt8>,
                                   escaping: Bool = true) {
             if value.count <= Self.smallValue {
@@ -156,7 +157,7 @@ extension SanitizedHTML {
 
         /// `<tag name="value" name2="value2">` with the values as UTF-8 bytes, `name` before `name2` in
         /// name order.
-        /// `escaping: false`: the caller has made sure `value2` holds no `"`, `&`, `<` or `>`.
+        /// `escaping: false`: the caller has made sure `value2` is written escaped already (see above).
         public mutating func open(_ tag: StaticString, _ name: StaticString, _ value: UnsafeBufferPointer<UInt8>,
                                   _ name2: StaticString, _ value2: UnsafeBufferPointer<UInt8>, escaping: Bool = true) {
             if value.count <= Self.smallValue, value2.count <= Self.smallValue {
@@ -177,6 +178,18 @@ extension SanitizedHTML {
             write(atMost: 1) { Self.end($0) }
         }
 
+        /// Whether `value` reads as an escaped attribute value: no `"`, `<` or `>`, every `&` an `&amp;`.
+        static func isWrittenEscaped(_ value: UnsafeBufferPointer<UInt8>) -> Bool {
+            for (index, byte) in value.enumerated() {
+                switch byte {
+                case UInt8(ascii: "\""), UInt8(ascii: "<"), UInt8(ascii: ">"): return false
+                case UInt8(ascii: "&"): if !value[index...].starts(with: "&amp;".utf8) { return false }
+                default: continue
+                }
+            }
+            return true
+        }
+
         /// The most ` name="value"` can take written (each escaped byte may become six: `&quot;`).
         @inline(__always)
         private static func room(_ name: UnsafeBufferPointer<UInt8>, _ value: UnsafeBufferPointer<UInt8>, escaping: Bool) -> Int {
@@ -193,7 +206,7 @@ extension SanitizedHTML {
             if escaping {
                 target = escape(value, quote: true, to: target)
             } else {
-                assert(!value.contains { $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "&") || $0 == UInt8(ascii: "<") || $0 == UInt8(ascii: ">") })
+                assert(Self.isWrittenEscaped(value))
                 put(value, &target)
             }
             put(UInt8(ascii: "\""), &target)
@@ -277,7 +290,7 @@ extension SanitizedHTML {
             if escaping {
                 appendEscaped(value, quote: true)
             } else {
-                assert(!value.contains { $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "&") || $0 == UInt8(ascii: "<") || $0 == UInt8(ascii: ">") })
+                assert(Self.isWrittenEscaped(value))
                 write(atMost: value.count) { target in
                     var target = target
                     Self.put(value, &target)
