@@ -80,6 +80,28 @@ struct ByteWordTests {
         #expect(kept > 2_000 && kept < 18_000, "both outcomes are exercised: \(kept) of 20,000 kept")
     }
 
+    /// An image's `alt` is read where it stands when it shows as written: eight bytes a step, it must say
+    /// so exactly when no byte is below 0x20, 0x7F or `&`, no two spaces are in a row (across words too)
+    /// and neither end is a space.
+    @Test func altShownAsWrittenMatchesItsDefinition() {
+        let alphabet: [UInt8] = [0x20, 0x20, 0x20, 0x61, 0x62, 0x26, 0x09, 0x7F, 0xC3, 0xA9, 0x3C]
+        var generator = SplitMix64(seed: 12)
+        var shown = 0
+        for _ in 0..<30_000 {
+            let text = (0..<Int(generator.next() % 40)).map { _ -> UInt8 in
+                let pick = generator.next()
+                return pick % 16 == 0 ? alphabet[Int(pick / 16 % UInt64(alphabet.count))] : (pick % 4 == 0 ? 0x20 : 0x61)
+            }
+            let expected = text.first != 0x20 && text.last != 0x20
+                && !text.contains { $0 < 0x20 || $0 == 0x7F || $0 == UInt8(ascii: "&") }
+                && !zip(text, text.dropFirst()).contains { $0 == 0x20 && $1 == 0x20 }
+            let actual = text.withUnsafeBufferPointer { HTMLSanitizer.isShownAsWritten($0, 0..<text.count) }
+            #expect(actual == expected, "\(text)")
+            if actual, text.count >= 16 { shown += 1 }
+        }
+        #expect(shown > 1_000, "texts of two words and more shown as written: \(shown)")
+    }
+
     /// The sanitizer reads a tag's name as one word when it ends within one: the same name (length,
     /// lowercased bytes) as read a byte at a time, whatever the name holds (capitals, digits, controls,
     /// UTF-8), wherever it ends, and however close to the end of the input.
