@@ -207,21 +207,30 @@ struct HTMLSanitizer {
     /// `keepAlternative` kept when `withAlternative`.
     mutating func appendImage(withAlternative: Bool) {
         guard withAlternative else {
-            writeWithKeptURL { $0.open(NoteElement.img.name, "src", $1, escaping: $2) }
+            writeWithKeptURL { $0.markup(Self.imageSource, $1, escaping: $2, Self.tagEnd) }
             return
         }
+        // Attributes in name order: `alt`, then `src`.
         if let range = altInNotes {
             let alt = UnsafeBufferPointer(rebasing: bytes[range])
-            writeWithKeptURL { $0.open(NoteElement.img.name, "alt", alt, "src", $1, escaping: $2) }  // name order
+            writeWithKeptURL { $0.markup(Self.imageAlternative, alt, escaping: true, Self.thenSource, $1, escapingSecond: $2, Self.tagEnd) }
         } else {
             // `alt` is lent to the writer by a copy of its reference: the array itself is not borrowed
             // while `out` is written.
             let text = alt
             text.withUnsafeBufferPointer { alt in
-                writeWithKeptURL { $0.open(NoteElement.img.name, "alt", alt, "src", $1, escaping: $2) }
+                writeWithKeptURL { $0.markup(Self.imageAlternative, alt, escaping: true, Self.thenSource, $1, escapingSecond: $2, Self.tagEnd) }
             }
         }
     }
+
+    // The markup around links' and images' attribute values, packed (`ShowNotesTests` holds each to its
+    // text): `<a href="`, `<img src="`, `<img alt="`, `" src="`, `">`.
+    static var linkStart: SanitizedHTML.Writer.Markup { .init(low: 0x3d6665726820613c, high: 0x22, count: 9) }
+    static var imageSource: SanitizedHTML.Writer.Markup { .init(low: 0x63727320676d693c, high: 0x223d, count: 10) }
+    static var imageAlternative: SanitizedHTML.Writer.Markup { .init(low: 0x746c6120676d693c, high: 0x223d, count: 10) }
+    static var thenSource: SanitizedHTML.Writer.Markup { .init(low: 0x223d6372732022, high: 0, count: 7) }
+    static var tagEnd: SanitizedHTML.Writer.Markup { .init(low: 0x3e22, high: 0, count: 2) }
 
     /// Whether the current element already shows something.
     var currentHasContent: Bool {
@@ -234,7 +243,7 @@ struct HTMLSanitizer {
     mutating func push(_ element: NoteElement) {
         let start = out.count
         if element == .a {
-            writeWithKeptURL { $0.open(NoteElement.a.name, "href", $1, escaping: $2) }
+            writeWithKeptURL { $0.markup(Self.linkStart, $1, escaping: $2, Self.tagEnd) }
         } else {
             out.markup(element.startTag)
         }

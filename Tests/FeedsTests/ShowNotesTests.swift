@@ -270,6 +270,24 @@ import TestSupport
         }
     }
 
+    /// The packed markup around links' and images' values is what it says.
+    @Test func packedAttributeMarkupIsItsText() {
+        #expect(HTMLSanitizer.linkStart.text == "<a href=\"")
+        #expect(HTMLSanitizer.imageSource.text == "<img src=\"")
+        #expect(HTMLSanitizer.imageAlternative.text == "<img alt=\"")
+        #expect(HTMLSanitizer.thenSource.text == "\" src=\"")
+        #expect(HTMLSanitizer.tagEnd.text == "\">")
+        var writer = SanitizedHTML.Writer()
+        let long = [UInt8](repeating: UInt8(ascii: "x"), count: 5_000) + Array("&\"".utf8)
+        "a&b".withUTF8Bytes { alt in
+            long.withUnsafeBufferPointer { source in
+                writer.markup(HTMLSanitizer.imageAlternative, alt, escaping: true, HTMLSanitizer.thenSource, source,
+                              escapingSecond: true, HTMLSanitizer.tagEnd)
+            }
+        }
+        #expect(writer.finish() == "<img alt=\"a&amp;b\" src=\"" + String(repeating: "x", count: 5_000) + "&amp;&quot;\">")
+    }
+
     /// The packed tag names in `NoteTag` are what they claim to be.
     @Test func classifiesTagNames() {
         func tag(_ name: String) -> NoteTag {

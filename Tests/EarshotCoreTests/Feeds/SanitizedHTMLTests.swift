@@ -75,6 +75,18 @@ import TestSupport
             var attribute = SanitizedHTML.Writer()
             bytes.withUnsafeBufferPointer { attribute.open("a", "href", $0) }
             #expect(attribute.bytes == Array("<a href=\"".utf8) + escaped(true) + Array("\">".utf8), "attribute \(bytes)")
+            // The same tag from packed markup around the value (the sanitizer's links), and with a second
+            // value (its images).
+            var packed = SanitizedHTML.Writer()
+            bytes.withUnsafeBufferPointer { packed.markup(.init(text: "<a href=\""), $0, escaping: true, .init(text: "\">")) }
+            #expect(packed.bytes == attribute.bytes, "packed attribute \(bytes)")
+            var two = SanitizedHTML.Writer()
+            bytes.withUnsafeBufferPointer { value in
+                two.markup(.init(text: "<img alt=\""), value, escaping: true, .init(text: "\" src=\""), value, escapingSecond: true,
+                           .init(text: "\">"))
+            }
+            #expect(two.bytes == Array("<img alt=\"".utf8) + escaped(true) + Array("\" src=\"".utf8) + escaped(true) + Array("\">".utf8),
+                    "two packed attributes \(bytes)")
         }
     }
 
@@ -101,6 +113,9 @@ import TestSupport
         empty.withUnsafeBufferPointer { writer.text($0) }
         #expect(writer.count == 0)
         empty.withUnsafeBufferPointer { writer.open("a", "href", $0, escaping: false) }
+        #expect(writer.bytes == Array(#"<a href="">"#.utf8))
+        writer.truncate(to: 0)
+        empty.withUnsafeBufferPointer { writer.markup(.init(text: "<a href=\""), $0, escaping: false, .init(text: "\">")) }
         #expect(writer.bytes == Array(#"<a href="">"#.utf8))
         writer.truncate(to: 0)
         writer.close("a")
