@@ -100,7 +100,7 @@ struct HTMLSanitizer {
                 textReference()
             case 0x20, 0x09, 0x0A, 0x0C, 0x0D:
                 pendingSpace = true
-                index = ByteWord.pastSpaceWords(bytes, from: index + 1)
+                index = Self.pastBlanks(bytes, from: index + 1)
             case 0x00...0x1F, 0x7F:
                 index += 1  // control characters say nothing
             case UInt8(ascii: "]") where openCDATA > 0 && Self.matches(bytes, "]]>", at: index):
@@ -123,6 +123,20 @@ struct HTMLSanitizer {
         while stack.count > 1 { popTop() }
         dropTrailingBreaks(from: 0)
         return SanitizedHTML(writtenBy: out, checking: !inputIsValidUTF8)
+    }
+
+    /// Past the bytes from `start` up to 0x20 (whitespace and control characters): within a run of
+    /// whitespace none of them changes anything (a space is pending already, a control character says
+    /// nothing). Eight a step: the lines and indentation between tags were a turn of the loop a byte.
+    static func pastBlanks(_ bytes: UnsafeBufferPointer<UInt8>, from start: Int) -> Int {
+        var index = start
+        while index + 8 <= bytes.count {
+            let others = ~ByteWord.below(ByteWord.load(bytes, at: index), 0x21) & ByteWord.highs
+            if others != 0 { return index + others.trailingZeroBitCount >> 3 }
+            index += 8
+        }
+        while index < bytes.count, bytes[index] <= 0x20 { index += 1 }
+        return index
     }
 
     /// Where a run of ordinary bytes starting before `start` ends (a local loop: the hot one).

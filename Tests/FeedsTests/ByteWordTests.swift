@@ -135,15 +135,22 @@ struct ByteWordTests {
         let spaces: [Character] = [" ", " ", " ", "\n", "\t", "\r", "\u{0C}"]
         var generator = SplitMix64(seed: 9)
         for _ in 0..<3_000 {
-            var html = "<p>", single = "<p>"
+            var html = "<p>", single = "<p>", withControls = "<p>"
             for _ in 0..<Int(generator.next() % 8) + 1 {
                 let token = tokens[Int(generator.next() % UInt64(tokens.count))]
                 let length = Int(generator.next() % 30)
                 let run = String((0..<length).map { _ in spaces[Int(generator.next() % UInt64(spaces.count))] })
                 html += token + run
                 single += token + (length > 0 ? " " : "")
+                // Control characters within a run of whitespace say nothing either (the notes skip the
+                // run eight bytes a step, controls and all).
+                withControls += token + String(run.enumerated().map { offset, character in
+                    offset > 0 && generator.next() % 4 == 0 ? (generator.next() % 2 == 0 ? "\u{1}" : "\u{1F}") : character
+                })
             }
             #expect(ShowNotes.sanitize(html: html).html == ShowNotes.sanitize(html: single).html, "\(html.debugDescription)")
+            #expect(ShowNotes.sanitize(html: withControls).html == ShowNotes.sanitize(html: single).html,
+                    "\(withControls.debugDescription)")
             #expect(FeedValues.plainText(fromHTML: html) == FeedValues.plainText(fromHTML: single), "\(html.debugDescription)")
         }
     }
