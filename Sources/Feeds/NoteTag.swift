@@ -30,7 +30,6 @@ enum NoteElement: UInt8 {
         }
     }
 
-    /// Blocks start on their own line: text never runs into them.
     /// Its start and end tags, packed for `SanitizedHTML.Writer.markup` (made once).
     var startTag: SanitizedHTML.Writer.Markup { Self.startTags[Int(rawValue)] }
     var endTag: SanitizedHTML.Writer.Markup { Self.endTags[Int(rawValue)] }
@@ -38,6 +37,7 @@ enum NoteElement: UInt8 {
     private static let startTags = all.map { SanitizedHTML.Writer.Markup($0.name) }
     private static let endTags = all.map { SanitizedHTML.Writer.Markup($0.name, closing: true) }
 
+    /// Blocks start on their own line: text never runs into them.
     var isBlock: Bool {
         switch self {
         case .p, .ul, .ol, .li, .blockquote, .h1, .h2, .h3, .h4, .h5, .h6: return true

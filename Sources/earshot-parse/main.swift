@@ -58,8 +58,12 @@ guard let path else { fail("usage: earshot-parse FILE [--repeat N] [--scan-only]
 
 let file = URL(fileURLWithPath: path)
 /// `--in-memory`: the file's bytes, read once before any parse is timed (as Python parsers are given them).
-let bytes: Data? = inMemory ? try? Data(contentsOf: file) : nil
-if inMemory, bytes == nil { fail("cannot read \(path)") }
+let bytes: Data?
+do {
+    bytes = inMemory ? try Data(contentsOf: file) : nil
+} catch {
+    fail("cannot read \(path): \(error)")
+}
 /// CPU time of the whole process so far, user and system, in milliseconds.
 func cpuMilliseconds() -> Double {
     var usage = rusage()
