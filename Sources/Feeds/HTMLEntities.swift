@@ -101,6 +101,11 @@ enum HTMLEntities {
     static func decode(_ bytes: UnsafeBufferPointer<UInt8>, at index: Int, inAttribute: Bool) -> (value: UInt32, end: Int)? {
         let count = bytes.count
         var cursor = index + 1
+        // `&amp;` (between an address's query parameters, in text): nearly every reference, read at once.
+        if index + 5 <= count, bytes[index + 1] == UInt8(ascii: "a"), bytes[index + 2] == UInt8(ascii: "m"),
+           bytes[index + 3] == UInt8(ascii: "p"), bytes[index + 4] == UInt8(ascii: ";") {
+            return (0x26, index + 5)
+        }
         if cursor < count, bytes[cursor] == UInt8(ascii: "#") {
             cursor += 1
             let hex = cursor < count && (bytes[cursor] | 0x20) == UInt8(ascii: "x")

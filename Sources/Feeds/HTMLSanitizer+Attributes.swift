@@ -104,12 +104,7 @@ extension HTMLSanitizer {
             out.append(contentsOf: UnsafeBufferPointer(rebasing: value[cursor..<ampersand]))
             cursor = ampersand
             guard cursor < range.upperBound else { break }
-            // `&amp;` between an address's query parameters, nearly every reference in one: no lookup.
-            if cursor + 5 <= range.upperBound, value[cursor + 1] == UInt8(ascii: "a"), value[cursor + 2] == UInt8(ascii: "m"),
-               value[cursor + 3] == UInt8(ascii: "p"), value[cursor + 4] == UInt8(ascii: ";") {
-                out.append(UInt8(ascii: "&"))
-                cursor += 5
-            } else if let (scalar, end) = HTMLEntities.decode(value, at: cursor, inAttribute: true) {
+            if let (scalar, end) = HTMLEntities.decode(value, at: cursor, inAttribute: true) {
                 FeedEncoding.appendUTF8(scalar, to: &out)
                 cursor = end
             } else {
@@ -220,7 +215,7 @@ extension HTMLSanitizer {
         // An address whose only references are `&amp;` (between query parameters) and that holds nothing
         // else to escape is, decoded and escaped again, what is written: it is kept as written (the
         // scheme and host it is accepted by come before any `&`, so they read the same decoded).
-        if Self.isEscapedAsWritten(bytes, start..<end),
+        if look.escapedAsWritten,
            case .keep = Self.urlAcceptance(UnsafeBufferPointer(rebasing: bytes[start..<end]), allowMailto: allowMailto, baseURL: baseURL) {
             urlInNotes = start..<end
             urlIsPlain = true
@@ -249,34 +244,6 @@ extension HTMLSanitizer {
         }
     }
 
-    /// Whether `range` of `bytes` is text escaped as an attribute value is: no control character, no
-    /// `"`, `<` or `>`, and every `&` the start of `&amp;`.
-    static func isEscapedAsWritten(_ bytes: UnsafeBufferPointer<UInt8>, _ range: Range<Int>) -> Bool {
-        var index = range.lowerBound
-        while index < range.upperBound {
-            if index + 8 <= range.upperBound {
-                let word = ByteWord.load(bytes, at: index)
-                let hits = ByteWord.below(word, 0x20) | ByteWord.equal(word, 0x7F) | ByteWord.escapable(word)
-                if hits == 0 {
-                    index += 8
-                    continue
-                }
-                index += hits.trailingZeroBitCount >> 3
-            }
-            let byte = bytes[index]
-            if byte == UInt8(ascii: "&") {
-                guard index + 5 <= range.upperBound, bytes[index + 1] == UInt8(ascii: "a"), bytes[index + 2] == UInt8(ascii: "m"),
-                      bytes[index + 3] == UInt8(ascii: "p"), bytes[index + 4] == UInt8(ascii: ";") else { return false }
-                index += 5
-            } else if byte < 0x20 || byte == 0x7F || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "<") || byte == UInt8(ascii: ">") {
-                return false
-            } else {
-                index += 1
-            }
-        }
-        return true
-    }
-
     /// Whether `url` has no control character and no space at either end.
     static func isTrimmedAndClean(_ url: [UInt8]) -> Bool {
         guard let first = url.first, let last = url.last, first != 0x20, last != 0x20 else { return url.isEmpty }
@@ -295,26 +262,41 @@ extension HTMLSanitizer {
         }
     }
 
-    /// Whether `range` of `bytes` holds nothing to decode or drop in a URL (`clean`: no control
-    /// character, no `&`), and, if so, nothing to escape in an attribute value either (`plain`: no `"`,
-    /// `<` or `>`, so it is written as it is). One look, eight bytes a step (addresses run to a hundred
-    /// bytes and more, and were looked at twice: for references, then for escaping).
-    static func look(_ bytes: UnsafeBufferPointer<UInt8>, _ range: Range<Int>) -> (clean: Bool, plain: Bool) {
+    /// What `range` of `bytes` holds that a URL would have decoded, dropped or escaped: `clean`, no
+    /// control character and no `&` (nothing to decode or drop); `plain`, clean and no `"`, `<` or `>`
+    /// either (written as it is); `escapedAsWritten`, not clean only for `&amp;`s and holding nothing else
+    /// to escape (decoded and escaped again it is these very bytes). One look, eight bytes a step
+    /// (addresses run to a hundred bytes and more), straight to each byte that matters.
+    static func look(_ bytes: UnsafeBufferPointer<UInt8>, _ range: Range<Int>)
+        -> (clean: Bool, plain: Bool, escapedAsWritten: Bool) {
         var index = range.lowerBound
-        // Words with none of the six bytes that matter pass at once; one with any is looked at byte by byte.
-        while index + 8 <= range.upperBound {
-            let word = ByteWord.load(bytes, at: index)
-            if ByteWord.below(word, 0x20) | ByteWord.equal(word, 0x7F) | ByteWord.escapable(word) != 0 { break }
-            index += 8
-        }
-        var plain = true
+        var escapable = false, ampersands = false
         while index < range.upperBound {
+            if index + 8 <= range.upperBound {
+                let word = ByteWord.load(bytes, at: index)
+                let hits = ByteWord.below(word, 0x20) | ByteWord.equal(word, 0x7F) | ByteWord.escapable(word)
+                if hits == 0 {
+                    index += 8
+                    continue
+                }
+                index += hits.trailingZeroBitCount >> 3
+            }
             let byte = bytes[index]
-            if byte < 0x20 || byte == 0x7F || byte == UInt8(ascii: "&") { return (false, false) }
-            if byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "<") || byte == UInt8(ascii: ">") { plain = false }
-            index += 1
+            if byte == UInt8(ascii: "&") {
+                guard index + 5 <= range.upperBound, bytes[index + 1] == UInt8(ascii: "a"), bytes[index + 2] == UInt8(ascii: "m"),
+                      bytes[index + 3] == UInt8(ascii: "p"), bytes[index + 4] == UInt8(ascii: ";") else {
+                    return (false, false, false)
+                }
+                ampersands = true
+                index += 5
+            } else if byte < 0x20 || byte == 0x7F {
+                return (false, false, false)
+            } else {
+                if byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "<") || byte == UInt8(ascii: ">") { escapable = true }
+                index += 1
+            }
         }
-        return (true, plain)
+        return ampersands ? (false, false, !escapable) : (true, !escapable, false)
     }
 
     enum URLAcceptance { case keep, refuse, resolved(String) }
