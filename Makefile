@@ -38,7 +38,7 @@ swift-test:
 
 browser-test:
 	mkdir -p $(TEST_OUTPUT)
-	EARSHOT_BIN=.build/debug/earshot TEST_OUTPUT=$(abspath $(TEST_OUTPUT)) .venv/bin/python -m pytest -v Tests/e2e
+	EARSHOT_BIN=.build/debug/earshot TEST_OUTPUT=$(abspath $(TEST_OUTPUT)) .venv/bin/python -m pytest -v --durations=30 Tests/e2e
 
 # Earshot on its host, for real (Tests/host): MPRIS on a private session bus driven by playerctl and
 # busctl, sound recorded from a private PulseAudio's null sinks and measured, devices unplugged by
@@ -50,7 +50,7 @@ host-test:
 	mkdir -p $(TEST_OUTPUT)
 	$(SWIFT) build --product earshot --static-swift-stdlib --scratch-path .build/static
 	EARSHOT_BIN=.build/debug/earshot EARSHOT_STATIC_BIN=.build/static/debug/earshot TEST_OUTPUT=$(abspath $(TEST_OUTPUT)) \
-	    .venv/bin/python -m pytest -v Tests/host
+	    .venv/bin/python -m pytest -v --durations=30 Tests/host
 
 # Rewrites the screenshot baselines (Tests/e2e/baselines/*.png) that are missing or no longer
 # match, by running the browser tests with EARSHOT_UPDATE_BASELINES=1 (Tests/e2e/screens.py);
