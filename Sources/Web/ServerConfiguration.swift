@@ -17,6 +17,9 @@ public struct ServerConfiguration: Sendable {
     public var extraHostNames: [String] = []
     /// Where each podcast directory is asked (`--itunes-url`, `--podcastindex-url`; tests point them at loopback).
     public var directoryBaseURLs: [DirectoryProvider: String] = [:]
+    /// Seconds after which a directory that has not answered is "not answering": a search box waits no
+    /// longer (tests of a silent directory shorten it).
+    public var directoryTimeout: TimeInterval = 8
     /// The Podcast Index key and secret (`EARSHOT_PODCASTINDEX_KEY` / `_SECRET`): kept here, never sent to a browser.
     public var podcastIndexCredentials: PodcastIndexCredentials?
     /// Snapcast's rooms (nil: none).

@@ -69,8 +69,10 @@ struct FeedTapeTests {
 
     /// Long notes (a text event far larger than a segment), attributes with escaped ampersands and
     /// prefixes, an undeclared prefix, an `xml:base`, inline XHTML in Atom: what the tape must carry.
-    static func awkwardFeed(items: Int) -> Data {
-        let longNotes = String(repeating: "<p>Notes &amp; more <a href=\"https://example.org/?a=1&amp;b=2\">link</a></p>", count: 3_000)
+    /// Every third item's notes are `longNotes` paragraphs of 75 bytes: by default 225 KB, far larger
+    /// than a segment (`FeedTape.segmentBytes`).
+    static func awkwardFeed(items: Int, longNotes paragraphs: Int = 3_000) -> Data {
+        let longNotes = String(repeating: "<p>Notes &amp; more <a href=\"https://example.org/?a=1&amp;b=2\">link</a></p>", count: paragraphs)
         var xml = """
             <?xml version="1.0" encoding="UTF-8"?>
             <rss xmlns:itunes="http://www.itunes.com/dtds/podcast-1.0.dtd" xmlns:content="http://purl.org/rss/1.0/modules/content/">
@@ -111,7 +113,11 @@ struct FeedTapeTests {
 
     @Test("items finished by either thread reach a sink in document order, in batches, each once")
     func handedOverItemsKeepTheirOrder() throws {
-        let data = Self.awkwardFeed(items: 700)  // long notes on every third: most go over to the line
+        // Long notes on every third, long enough to go over to the line (11 KB; a larger feed only
+        // takes longer: 233 notes of 225 KB made this test 19 s of the suite's 22 in a debug build).
+        let data = Self.awkwardFeed(items: 700, longNotes: 150)
+        #expect(150 * 75 - 512 > FinishingLine.shareableBytes, "the long notes are worth sharing")
+        #expect(data.count > FeedTape.threshold, "large enough that a parse by size takes the tape")
         let whole = try Self.outcome(data, threads: .one, keepingSource: false).get()
         for threads in [FeedParser.Threads.tapeHandingOver, .tape, .split] {
             let sink = Batches()

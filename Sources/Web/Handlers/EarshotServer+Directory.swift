@@ -10,8 +10,6 @@ extension EarshotServer {
     private struct ResultsBody: Encodable { var results: [DirectoryResult] }
     private struct SettingsBody: Decodable { var podcastIndexKey: String; var podcastIndexSecret: String }
 
-    /// A directory that has not answered by then is "not answering": a search box waits no longer.
-    static let directoryTimeout: TimeInterval = 8
     /// The longest term sent on (a search box, not a document).
     static let directoryTermLimit = 200
 
@@ -85,7 +83,7 @@ extension EarshotServer {
     private func askDirectory(_ provider: DirectoryProvider, _ asked: DirectoryRequest, doing what: String) async throws -> Data {
         let who = Self.directoryName(provider)
         guard let url = URL(string: asked.url) else { throw HTTPError(502, "\(who) has no usable address") }
-        let fetcher = FeedFetcher(timeout: Self.directoryTimeout, maximumBytes: 4 * 1_048_576)
+        let fetcher = FeedFetcher(timeout: configuration.directoryTimeout, maximumBytes: 4 * 1_048_576)
         do {
             return try await fetcher.fetch(url, headers: asked.headers.merging(["Accept": "application/json"]) { $1 }).data
         } catch let error as FeedError {
