@@ -7,9 +7,12 @@ import Glibc
 /// classifying a name makes no `String` and no `Dictionary` hash (2,600 instructions a distinct name a
 /// parse that way, a tenth of a small feed's parse).
 struct ByteKeyTable<Value: Sendable>: Sendable {
-    /// Index into `keys` and `values`, or -1.
+    /// Index into `starts` and `values`, or -1.
     private let slots: [Int32]
-    private let keys: [[UInt8]]
+    /// Every key (its tag, then its bytes) one after another, key `n` from `starts[n]` to `starts[n + 1]`:
+    /// one buffer, so a lookup retains no key of its own (an array of arrays did, twice a lookup).
+    private let keyBytes: [UInt8]
+    private let starts: [Int32]
     private let values: [Value]
 
     init(_ entries: [(tag: UInt8, key: String, value: Value)]) {
@@ -29,7 +32,10 @@ struct ByteKeyTable<Value: Sendable>: Sendable {
             keys.append([entry.tag] + bytes)
             values.append(entry.value)
         }
-        (self.slots, self.keys, self.values) = (slots, keys, values)
+        self.slots = slots
+        keyBytes = keys.flatMap { $0 }
+        starts = keys.reduce(into: [0]) { $0.append($0.last! + Int32($1.count)) }
+        self.values = values
     }
 
     /// FNV-1a over the tag and the bytes.
@@ -44,15 +50,19 @@ struct ByteKeyTable<Value: Sendable>: Sendable {
     func value(tag: UInt8, _ bytes: UnsafeBufferPointer<UInt8>) -> Value? {
         let mask = slots.count - 1
         var index = Int(truncatingIfNeeded: Self.hash(tag, bytes)) & mask
-        while true {
-            let entry = Int(slots[index])
-            guard entry >= 0 else { return nil }
-            let key = keys[entry]
-            if key.count == bytes.count + 1, key[0] == tag, bytes.isEmpty
-                || key.withUnsafeBufferPointer({ memcmp($0.baseAddress! + 1, bytes.baseAddress!, bytes.count) == 0 }) {
-                return values[entry]
+        return keyBytes.withUnsafeBufferPointer { keys in
+            starts.withUnsafeBufferPointer { starts in
+                while true {
+                    let entry = Int(slots[index])
+                    guard entry >= 0 else { return nil }
+                    let start = Int(starts[entry])
+                    if Int(starts[entry + 1]) - start == bytes.count + 1, keys[start] == tag, bytes.isEmpty
+                        || memcmp(keys.baseAddress! + start + 1, bytes.baseAddress!, bytes.count) == 0 {
+                        return values[entry]
+                    }
+                    index = (index + 1) & mask
+                }
             }
-            index = (index + 1) & mask
         }
     }
 }

@@ -332,6 +332,16 @@ struct TapeElement: FeedElementSource {
         }
     }
 
+    func forEachUnprefixedAttribute(_ body: (_ name: UnsafeBufferPointer<UInt8>, _ value: UnsafeBufferPointer<UInt8>) -> Void) {
+        var at = attributesAt
+        for _ in 0..<attributeCount {
+            let prefix = Self.optionalField(tape, at: &at)
+            let local = Self.field(tape, at: &at)
+            let value = Self.field(tape, at: &at)
+            if prefix == nil { body(bytes(local), bytes(value)) }
+        }
+    }
+
     /// Whether the tape's bytes in `range` spell `wanted`.
     @inline(__always) private func same(_ range: Range<Int>, _ wanted: UnsafeBufferPointer<UInt8>) -> Bool {
         guard range.count == wanted.count else { return false }

@@ -68,28 +68,32 @@ enum FeedVocabulary {
     /// The same on the URI's bytes: ASCII case folded into a scratch copy, then one table lookup
     /// (`lowercased()`, `hasPrefix` and a `switch` over strings cost 2,600 instructions a name).
     static func namespace(uri bytes: UnsafeBufferPointer<UInt8>) -> FeedNamespace {
+        // A feed's few URIs are classified once a parse each: a small feed's set-up, so no arrays here.
         var start = 0
-        for scheme in [Self.http, Self.https] where Self.hasPrefixIgnoringCase(bytes, scheme, at: start) {
-            start += scheme.count
+        if Self.hasPrefixIgnoringCase(bytes, "http://", at: 0) {
+            start = 7
+            if Self.hasPrefixIgnoringCase(bytes, "https://", at: start) { start += 8 }  // both, as before
+        } else if Self.hasPrefixIgnoringCase(bytes, "https://", at: 0) {
+            start = 8
         }
         var end = bytes.count
         while end > start, bytes[end - 1] == UInt8(ascii: "/") { end -= 1 }
         return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: end - start) { key in
-            for (offset, byte) in bytes[start..<end].enumerated() {
+            for offset in 0..<(end - start) {
+                let byte = bytes[start + offset]
                 key[offset] = byte >= 0x41 && byte <= 0x5A ? byte | 0x20 : byte
             }
             return uriTable.value(tag: 0, UnsafeBufferPointer(key)) ?? .other
         }
     }
 
-    private static let http = Array("http://".utf8)
-    private static let https = Array("https://".utf8)
-
-    private static func hasPrefixIgnoringCase(_ bytes: UnsafeBufferPointer<UInt8>, _ prefix: [UInt8], at start: Int) -> Bool {
-        guard bytes.count - start >= prefix.count else { return false }
-        for (offset, expected) in prefix.enumerated() {
+    private static func hasPrefixIgnoringCase(_ bytes: UnsafeBufferPointer<UInt8>, _ prefix: StaticString, at start: Int) -> Bool {
+        let count = prefix.utf8CodeUnitCount
+        guard bytes.count - start >= count else { return false }
+        let expected = prefix.utf8Start
+        for offset in 0..<count {
             let byte = bytes[start + offset]
-            guard (byte >= 0x41 && byte <= 0x5A ? byte | 0x20 : byte) == expected else { return false }
+            guard (byte >= 0x41 && byte <= 0x5A ? byte | 0x20 : byte) == expected[offset] else { return false }
         }
         return true
     }

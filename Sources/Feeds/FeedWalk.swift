@@ -2,6 +2,10 @@
 protocol FeedElementSource {
     /// The value of attribute `name` (a literal: "url", or "xml:base" with its prefix), or nil.
     func attribute(_ name: StaticString) -> String?
+    /// Calls `body` with each attribute that has no prefix: its local name and its value as libxml2 hands
+    /// it over (every `&` as `&#38;`: `XMLEventStream.Element.attributeValue` reads it), in document
+    /// order. For the rules that read several attributes of many elements: one pass, not a lookup each.
+    func forEachUnprefixedAttribute(_ body: (_ name: UnsafeBufferPointer<UInt8>, _ value: UnsafeBufferPointer<UInt8>) -> Void)
     /// The name as written, for messages.
     var qualifiedName: String { get }
     func appendLocalName(to buffer: inout [UInt8])
@@ -97,7 +101,11 @@ struct FeedWalk {
             builder.store(attributes, attribute: { source.attribute($0) })
             beginCapture(field)
         case .attributes(let field)?:
-            builder.store(field, attribute: { source.attribute($0) })
+            if field == .pscChapter {
+                builder.item?.storeChapter(source)  // hundreds in a feed: its four attributes in one pass
+            } else {
+                builder.store(field, attribute: { source.attribute($0) })
+            }
             scopes.append(.ignored)
         case nil:
             scopes.append(.ignored)

@@ -56,6 +56,15 @@ final class XMLEventStream {
             }
         }
 
+        func forEachUnprefixedAttribute(_ body: (_ name: UnsafeBufferPointer<UInt8>, _ value: UnsafeBufferPointer<UInt8>) -> Void) {
+            guard let attributes else { return }
+            for index in 0..<attributeCount {
+                let entry = attributes + 5 * index
+                guard let local = entry[0], entry[1] == nil, let value = entry[3], let end = entry[4] else { continue }
+                body(UnsafeBufferPointer(start: local, count: Int(xmlStrlen(local))), UnsafeBufferPointer(start: value, count: end - value))
+            }
+        }
+
         /// An attribute's value as libxml2 hands it over, as text.
         static func attributeValue(_ bytes: UnsafeBufferPointer<UInt8>) -> String {
             // Without entity substitution, libxml2 hands every "&" of a value over as "&#38;" (so a

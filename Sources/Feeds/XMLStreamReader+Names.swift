@@ -9,17 +9,18 @@ import Glibc
 /// The local name is looked up where libxml2 left it, in the vocabulary's process-wide byte table
 /// (`FeedVocabulary.element(in:localName:)`): no per-document table to fill and tear down, which cost
 /// the smallest feeds more than their names' lookups. The namespace URI is classified once per parse,
-/// a feed's few URIs each a few bytes compared on every hit (by their bytes, not their address: libxml2 interns URIs,
-/// but `XMLFastScan` hands over each declaration's own, and feeds such as giantbomb's declare
+/// a feed's few URIs found again by their address, else by their bytes (libxml2 interns URIs, but
+/// `XMLFastScan` hands over each declaration's own, and feeds such as giantbomb's declare
 /// `xmlns:itunes` again on every element).
 struct NameCache {
-    private struct NamespaceEntry {
-        let namespace: FeedNamespace
-        let uri: [UInt8]
-    }
-
-    /// The URIs met so far (a feed declares a handful and names dozens of elements in each).
-    private var namespaces: [NamespaceEntry] = []
+    /// The URIs met so far (a feed declares a handful and names dozens of elements in each), their
+    /// namespaces, and where each was last handed over: the next element of a namespace mostly points at
+    /// the same bytes (libxml2 interns URIs, `XMLFastScan` hands over its declaration's), found without
+    /// measuring and comparing them. The bytes stay put for the parse, which this cache lives for.
+    /// Three arrays, not one of structs: looking through those copied each, retaining its URI.
+    private var uris: [[UInt8]] = []
+    private var namespaces: [FeedNamespace] = []
+    private var seenAt: [UnsafePointer<xmlChar>] = []
 
     /// The element for a SAX event's names.
     mutating func element(localName: UnsafePointer<xmlChar>, prefix: UnsafePointer<xmlChar>?,
@@ -42,15 +43,21 @@ struct NameCache {
     }
 
     private mutating func namespace(_ uri: UnsafePointer<xmlChar>) -> FeedNamespace {
+        if let index = seenAt.firstIndex(of: uri) { return namespaces[index] }
         let length = Int(xmlStrlen(uri))
-        for entry in namespaces where entry.uri.count == length
-            && entry.uri.withUnsafeBufferPointer({ memcmp($0.baseAddress!, uri, length) == 0 }) {
-            return entry.namespace
+        for index in uris.indices where uris[index].count == length
+            && uris[index].withUnsafeBufferPointer({ memcmp($0.baseAddress!, uri, length) == 0 }) {
+            seenAt[index] = uri
+            return namespaces[index]
         }
         let bytes = UnsafeBufferPointer(start: uri, count: length)
         let namespace = FeedVocabulary.namespace(uri: bytes)
         // A hostile document can declare a URI per element: past a few dozen, classify without keeping.
-        if namespaces.count < 32 { namespaces.append(NamespaceEntry(namespace: namespace, uri: Array(bytes))) }
+        if uris.count < 32 {
+            uris.append(Array(bytes))
+            namespaces.append(namespace)
+            seenAt.append(uri)
+        }
         return namespace
     }
 

@@ -261,6 +261,34 @@ import Testing
         #expect(details.type == "trailer")
     }
 
+    /// Podlove Simple Chapters read in one pass over each element's attributes: any order, the start's
+    /// forms and whitespace, `&` in a title and an address (escaped for XML), empty `href` and `image` as
+    /// none, a prefixed `title` that is not the chapter's, a chapter without a start or title skipped — the
+    /// same whichever reads the document (the scan, libxml2) on one thread or with the rules on a tape.
+    @Test func readsChaptersInOnePass() throws {
+        let xml = """
+            <rss xmlns:psc="http://podlove.org/simple-chapters" xmlns:x="urn:x"><channel><title>T</title>
+            <item><enclosure url="a.mp3"/><psc:chapters>
+              <psc:chapter title="Intro &amp; news" start=" 00:00:05.5 " href="https://example.org/?a=1&amp;b=2" image=""/>
+              <psc:chapter x:title="Not this" image="https://example.org/c.jpg" start="1:02:03" title="Q&amp;A" href=""/>
+              <psc:chapter start="10"/>
+              <psc:chapter title="No start"/>
+              <psc:chapter start="soon" title="Unreadable start"/>
+            </psc:chapters></item></channel></rss>
+            """
+        let expected = [
+            FeedChapter(start: 5.5, title: "Intro & news", href: "https://example.org/?a=1&b=2"),
+            FeedChapter(start: 3723, title: "Q&A", image: "https://example.org/c.jpg"),
+            FeedChapter(start: 0, title: "Unreadable start"),
+        ]
+        for reading in [FeedParser.Reading.scanningFirst, .libxml2] {
+            for threads in [FeedParser.Threads.one, .tape] {
+                let content = try FeedParser.parse(Data(xml.utf8), baseURL: Self.base, threads: threads, reading: reading)
+                #expect(content.items.first?.details.chapters == expected, "\(reading), \(threads)")
+            }
+        }
+    }
+
     @Test func fallsBackToMediaContentForTheEnclosure() throws {
         let content = try Self.parse("""
             <rss xmlns:media="http://search.yahoo.com/mrss/"><channel><title>T</title>
