@@ -2,57 +2,58 @@ import EarshotCore
 import FoundationEssentials
 
 extension FeedBuilder {
-    /// Reads the attributes of the element the rules matched; `attribute` looks one up by name.
-    mutating func store(_ field: AttributeField, attribute: (StaticString) -> String?) {
+    /// Reads the attributes of the element the rules matched (`source`).
+    mutating func store(_ field: AttributeField, attributes source: some FeedElementSource) {
         switch field {
         case .base:
-            if let base = attribute("xml:base") { rebase(base) }
+            if let base = source.attribute("xml:base") { rebase(base) }
         case .channelImage:
-            setImage(attribute("href"))
+            setImage(source.attribute("href"))
         case .channelLink:
-            storeChannelLink(attribute)
+            storeChannelLink(source)
         case .category:
             // A category with no text still holds its subcategories (podcastparser keeps it as "").
-            details.categories.append([attribute("text").map(FeedValues.squashedWhitespace) ?? ""])
+            details.categories.append([source.attribute("text").map(FeedValues.squashedWhitespace) ?? ""])
         case .subcategory:
-            if let text = attribute("text").map(FeedValues.squashedWhitespace), !text.isEmpty,
+            if let text = source.attribute("text").map(FeedValues.squashedWhitespace), !text.isEmpty,
                !details.categories.isEmpty {
                 details.categories[details.categories.count - 1].append(text)
             }
         case .funding:
-            pendingFunding = attribute("url").flatMap { FeedValues.resolve($0, against: baseURL) }
+            pendingFunding = source.attribute("url").flatMap { FeedValues.resolve($0, against: baseURL) }
                 .map { FeedLink(url: $0) }
         case .channelPerson:
-            pendingPerson = Self.person(attribute, baseURL: baseURL)
+            pendingPerson = Self.person(source, baseURL: baseURL)
         default:
-            item?.store(field, attribute: attribute, baseURL: baseURL)
+            item?.store(field, attributes: source, baseURL: baseURL)
         }
     }
 
     /// `<atom:link>` on the channel: paging (RFC 5005), payment, or the podcast's web page. As in
     /// podcastparser, only a link that says it is HTML (`type="text/html"`) names the web page: the
     /// others are the feed itself, hubs and alternate formats.
-    private mutating func storeChannelLink(_ attribute: (StaticString) -> String?) {
-        let rel = attribute("rel")?.trimmingASCIIWhitespace().asciiLowercased() ?? "alternate"
-        guard let href = attribute("href").flatMap({ FeedValues.resolve($0, against: baseURL) }) else { return }
+    private mutating func storeChannelLink(_ source: some FeedElementSource) {
+        let rel = source.attribute("rel")?.trimmingASCIIWhitespace().asciiLowercased() ?? "alternate"
+        guard let href = source.attribute("href").flatMap({ FeedValues.resolve($0, against: baseURL) }) else { return }
         switch rel {
         case "first": details.pageFirstURL = details.pageFirstURL ?? href
         case "next": details.pageNextURL = details.pageNextURL ?? href
         case "payment": details.paymentURL = details.paymentURL ?? href
         case "alternate", "self":
-            if attribute("type")?.trimmingASCIIWhitespace().asciiLowercased() == "text/html" { setLink(href) }
+            if source.attribute("type")?.trimmingASCIIWhitespace().asciiLowercased() == "text/html" { setLink(href) }
         default: break
         }
     }
 
     /// A `podcast:person` from its attributes; the name (its text) comes later. Role and group are
     /// case-insensitive in the namespace's taxonomy, so they are kept lowercased.
-    static func person(_ attribute: (StaticString) -> String?, baseURL: URL) -> FeedPerson {
-        FeedPerson(
-            name: "",
-            role: attribute("role").map { $0.trimmingASCIIWhitespace().asciiLowercased() }.flatMap(nonEmpty),
-            group: attribute("group").map { $0.trimmingASCIIWhitespace().asciiLowercased() }.flatMap(nonEmpty),
-            href: attribute("href").flatMap { FeedValues.resolve($0, against: baseURL) },
-            img: attribute("img").flatMap { FeedValues.resolve($0, against: baseURL) })
+    static func person(_ source: some FeedElementSource, baseURL: URL) -> FeedPerson {
+        let found = source.attributes("role", "group", "href", "img")
+        let keyword = { (value: UnsafeBufferPointer<UInt8>) in
+            nonEmpty(AttributeValues.text(value).trimmingASCIIWhitespace().asciiLowercased())
+        }
+        let address = { (value: UnsafeBufferPointer<UInt8>) in FeedValues.resolve(AttributeValues.text(value), against: baseURL) }
+        return FeedPerson(name: "", role: found.first.flatMap(keyword), group: found.second.flatMap(keyword),
+                          href: found.third.flatMap(address), img: found.fourth.flatMap(address))
     }
 }

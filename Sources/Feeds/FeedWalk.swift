@@ -1,3 +1,7 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
 /// What the walk reads from the element an event is about.
 protocol FeedElementSource {
     /// The value of attribute `name` (a literal: "url", or "xml:base" with its prefix), or nil.
@@ -12,6 +16,39 @@ protocol FeedElementSource {
 }
 
 extension XMLEventStream.Element: FeedElementSource {}
+
+extension FeedElementSource {
+    /// The values of up to four attributes without a prefix, found in one pass over the element's (a
+    /// lookup each went over all of them and made a `String`); nil where the element has none. The first
+    /// of a name counts, as a lookup's would (a well-formed start tag has each once). A value is as handed
+    /// over (`AttributeValues.text` makes it text); it is valid during the event.
+    @inline(__always)
+    func attributes(_ first: StaticString, _ second: StaticString, _ third: StaticString = "",
+                    _ fourth: StaticString = "") -> AttributeValues {
+        var found = AttributeValues()
+        forEachUnprefixedAttribute { name, value in
+            if found.first == nil, AttributeValues.spells(name, first) { found.first = value }
+            else if found.second == nil, AttributeValues.spells(name, second) { found.second = value }
+            else if found.third == nil, AttributeValues.spells(name, third) { found.third = value }
+            else if found.fourth == nil, AttributeValues.spells(name, fourth) { found.fourth = value }
+        }
+        return found
+    }
+}
+
+/// What `FeedElementSource.attributes` found, in the order asked for.
+struct AttributeValues {
+    var first, second, third, fourth: UnsafeBufferPointer<UInt8>?
+
+    /// A value as text (every `&#38;` an `&` again): what `FeedElementSource.attribute` gives.
+    static func text(_ value: UnsafeBufferPointer<UInt8>) -> String { XMLEventStream.Element.attributeValue(value) }
+
+    /// Whether an attribute's name is `expected` ("" is no name).
+    @inline(__always)
+    static func spells(_ name: UnsafeBufferPointer<UInt8>, _ expected: StaticString) -> Bool {
+        name.count == expected.utf8CodeUnitCount && memcmp(name.baseAddress!, expected.utf8Start, name.count) == 0
+    }
+}
 
 /// An attribute name as the rules ask for it ("url", or "xml:base" with its prefix), split at the
 /// prefix's colon; what a `FeedElementSource` matches its attributes against.
@@ -93,19 +130,15 @@ struct FeedWalk {
             if next == .item || next == .entry { builder.beginItem(isAtom: next == .entry) }
             scopes.append(next)
         case .enterReading(let next, let field)?:
-            builder.store(field, attribute: { source.attribute($0) })
+            builder.store(field, attributes: source)
             scopes.append(next)
         case .text(let field)?:
             beginCapture(field)
         case .attributesAndText(let attributes, let field)?:
-            builder.store(attributes, attribute: { source.attribute($0) })
+            builder.store(attributes, attributes: source)
             beginCapture(field)
         case .attributes(let field)?:
-            if field == .pscChapter {
-                builder.item?.storeChapter(source)  // hundreds in a feed: its four attributes in one pass
-            } else {
-                builder.store(field, attribute: { source.attribute($0) })
-            }
+            builder.store(field, attributes: source)
             scopes.append(.ignored)
         case nil:
             scopes.append(.ignored)

@@ -1,84 +1,70 @@
 import EarshotCore
 import FoundationEssentials
-#if canImport(Glibc)
-import Glibc
-#endif
 
 extension ItemDraft {
-    mutating func store(_ field: AttributeField, attribute: (StaticString) -> String?, baseURL: URL) {
+    mutating func store(_ field: AttributeField, attributes source: some FeedElementSource, baseURL: URL) {
         switch field {
         case .enclosure:
-            addEnclosure(url: attribute("url"), type: attribute("type"), length: attribute("length"),
-                         medium: nil, baseURL: baseURL)
+            let found = source.attributes("url", "type", "length")
+            addEnclosure(url: found.first.map(AttributeValues.text), type: found.second.map(AttributeValues.text),
+                         length: found.third.map(AttributeValues.text), medium: nil, baseURL: baseURL)
         case .mediaContent:
-            addEnclosure(url: attribute("url"), type: attribute("type"), length: attribute("fileSize"),
-                         medium: attribute("medium"), baseURL: baseURL)
+            let found = source.attributes("url", "type", "fileSize", "medium")
+            addEnclosure(url: found.first.map(AttributeValues.text), type: found.second.map(AttributeValues.text),
+                         length: found.third.map(AttributeValues.text), medium: found.fourth.map(AttributeValues.text),
+                         baseURL: baseURL)
         case .mediaThumbnail:
-            if thumbnail == nil, let url = attribute("url") { thumbnail = FeedValues.resolve(url, against: baseURL) }
+            if thumbnail == nil, let url = source.attribute("url") { thumbnail = FeedValues.resolve(url, against: baseURL) }
         case .itemImage:
-            if image == nil, let href = attribute("href") { image = FeedValues.resolve(href, against: baseURL) }
+            if image == nil, let href = source.attribute("href") { image = FeedValues.resolve(href, against: baseURL) }
         case .itemLink:
-            storeLink(attribute, baseURL: baseURL)
+            storeLink(source, baseURL: baseURL)
         case .guid:
             // RSS: a guid is a link unless it says otherwise.
             guidIsPermaLink = !isAtom
-                && (attribute("isPermaLink")?.trimmingASCIIWhitespace().asciiLowercased() ?? "true") == "true"
+                && (source.attribute("isPermaLink")?.trimmingASCIIWhitespace().asciiLowercased() ?? "true") == "true"
         case .atomContentType, .atomSummaryType:
-            atomTextType = attribute("type")?.trimmingASCIIWhitespace().asciiLowercased() ?? "text"
+            atomTextType = source.attribute("type")?.trimmingASCIIWhitespace().asciiLowercased() ?? "text"
         case .itemPerson:
-            pendingPerson = FeedBuilder.person(attribute, baseURL: baseURL)
+            pendingPerson = FeedBuilder.person(source, baseURL: baseURL)
         case .podcastChapters:
-            if let url = attribute("url").flatMap({ FeedValues.resolve($0, against: baseURL) }) {
+            if let url = source.attribute("url").flatMap({ FeedValues.resolve($0, against: baseURL) }) {
                 details.chaptersURL = url
-                details.chaptersType = attribute("type").map { $0.trimmingASCIIWhitespace() }
+                details.chaptersType = source.attribute("type").map { $0.trimmingASCIIWhitespace() }
             }
         case .transcript:
-            if let url = attribute("url").flatMap({ FeedValues.resolve($0, against: baseURL) }) {
+            if let url = source.attribute("url").flatMap({ FeedValues.resolve($0, against: baseURL) }) {
                 details.transcripts.append(FeedTranscript(
-                    url: url, type: attribute("type")?.trimmingASCIIWhitespace() ?? "",
-                    language: attribute("language").map { $0.trimmingASCIIWhitespace() }.flatMap(nonEmpty),
-                    rel: attribute("rel").map { $0.trimmingASCIIWhitespace() }.flatMap(nonEmpty)))
+                    url: url, type: source.attribute("type")?.trimmingASCIIWhitespace() ?? "",
+                    language: source.attribute("language").map { $0.trimmingASCIIWhitespace() }.flatMap(nonEmpty),
+                    rel: source.attribute("rel").map { $0.trimmingASCIIWhitespace() }.flatMap(nonEmpty)))
             }
         case .soundbite:
-            if let start = attribute("startTime").flatMap(FeedValues.seconds),
-               let length = attribute("duration").flatMap(FeedValues.seconds) {
+            if let start = source.attribute("startTime").flatMap(FeedValues.seconds),
+               let length = source.attribute("duration").flatMap(FeedValues.seconds) {
                 pendingSoundbite = FeedSoundbite(start: start, duration: length)
             }
         case .alternateEnclosure:
-            storeAlternate(attribute)
+            storeAlternate(source)
         case .source:
-            if let uri = attribute("uri").flatMap({ FeedValues.resolve($0, against: baseURL) }) {
+            if let uri = source.attribute("uri").flatMap({ FeedValues.resolve($0, against: baseURL) }) {
                 pendingAlternate?.sources.append(uri)
             }
-        default:  // .pscChapter is read by `storeChapter(_:)`, which the walk calls
+        case .pscChapter:
+            storeChapter(source.attributes("start", "title", "href", "image"))
+        default:
             break
         }
     }
 
-    /// A Podlove Simple Chapter (`psc:chapter`). Both `start` and `title` are required by the format; a
-    /// chapter without either is skipped; an empty `href` or `image` is none. Its attributes are read in
-    /// one pass (freakshow's 629 chapters made 2,500 lookups, each going over every attribute and making
-    /// a `String`), the start from its bytes, and only the values kept are made text.
-    mutating func storeChapter(_ source: some FeedElementSource) {
-        var start, title, href, image: UnsafeBufferPointer<UInt8>?
-        source.forEachUnprefixedAttribute { name, value in
-            // The first of a name counts, as a lookup's would (a well-formed start tag has each once).
-            if start == nil, Self.spells(name, "start") { start = value }
-            else if title == nil, Self.spells(name, "title") { title = value }
-            else if href == nil, Self.spells(name, "href") { href = value }
-            else if image == nil, Self.spells(name, "image") { image = value }
-        }
-        guard let start, let title else { return }
-        // An `&` in a start makes it no time either way (`&#38;` as handed over, `&` as text): read as is.
-        let text = { (value: UnsafeBufferPointer<UInt8>) in XMLEventStream.Element.attributeValue(value) }
-        details.chapters.append(FeedChapter(start: FeedValues.duration(bytes: start), title: text(title),
-                                            href: href.flatMap { $0.isEmpty ? nil : text($0) },
-                                            image: image.flatMap { $0.isEmpty ? nil : text($0) }))
-    }
-
-    @inline(__always)
-    private static func spells(_ name: UnsafeBufferPointer<UInt8>, _ expected: StaticString) -> Bool {
-        name.count == expected.utf8CodeUnitCount && memcmp(name.baseAddress!, expected.utf8Start, name.count) == 0
+    /// A Podlove Simple Chapter (`psc:chapter`) from its start, title, href and image. Both start and
+    /// title are required by the format; a chapter without either is skipped; an empty href or image is
+    /// none. The start is read from its bytes (an `&` makes it no time either way).
+    private mutating func storeChapter(_ found: AttributeValues) {
+        guard let start = found.first, let title = found.second else { return }
+        details.chapters.append(FeedChapter(start: FeedValues.duration(bytes: start), title: AttributeValues.text(title),
+                                            href: found.third.flatMap { $0.isEmpty ? nil : AttributeValues.text($0) },
+                                            image: found.fourth.flatMap { $0.isEmpty ? nil : AttributeValues.text($0) }))
     }
 
     /// The end of a `podcast:alternateEnclosure`: kept when it gave at least one source.
@@ -88,32 +74,32 @@ extension ItemDraft {
         }
     }
 
-    private mutating func storeAlternate(_ attribute: (StaticString) -> String?) {
-        guard let type = attribute("type")?.trimmingASCIIWhitespace(), !type.isEmpty else {
+    private mutating func storeAlternate(_ source: some FeedElementSource) {
+        guard let type = source.attribute("type")?.trimmingASCIIWhitespace(), !type.isEmpty else {
             pendingAlternate = nil
             return
         }
         pendingAlternate = FeedAlternateEnclosure(
-            type: type, length: FeedValues.length(attribute("length")),
-            bitrate: attribute("bitrate").flatMap { Double($0.trimmingASCIIWhitespace()) },
-            title: attribute("title").map { $0.trimmingASCIIWhitespace() }.flatMap(nonEmpty))
+            type: type, length: FeedValues.length(source.attribute("length")),
+            bitrate: source.attribute("bitrate").flatMap { Double($0.trimmingASCIIWhitespace()) },
+            title: source.attribute("title").map { $0.trimmingASCIIWhitespace() }.flatMap(nonEmpty))
     }
 
     /// Atom `<link>` (in an entry or as `atom:link` in an RSS item): an enclosure, a payment link or the
     /// episode's web page (an `alternate` HTML link; Atom's default type for a link is HTML here).
-    private mutating func storeLink(_ attribute: (StaticString) -> String?, baseURL: URL) {
-        let rel = attribute("rel")?.trimmingASCIIWhitespace().asciiLowercased() ?? "alternate"
+    private mutating func storeLink(_ source: some FeedElementSource, baseURL: URL) {
+        let rel = source.attribute("rel")?.trimmingASCIIWhitespace().asciiLowercased() ?? "alternate"
         switch rel {
         case "enclosure":
-            addEnclosure(url: attribute("href"), type: attribute("type"), length: attribute("length"),
+            addEnclosure(url: source.attribute("href"), type: source.attribute("type"), length: source.attribute("length"),
                          medium: nil, baseURL: baseURL)
         case "payment":
             if details.paymentURL == nil {
-                details.paymentURL = attribute("href").flatMap { FeedValues.resolve($0, against: baseURL) }
+                details.paymentURL = source.attribute("href").flatMap { FeedValues.resolve($0, against: baseURL) }
             }
         case "alternate", "self":
-            let type = attribute("type")?.trimmingASCIIWhitespace().asciiLowercased() ?? "text/html"
-            if link == nil, type == "text/html", let href = attribute("href") {
+            let type = source.attribute("type")?.trimmingASCIIWhitespace().asciiLowercased() ?? "text/html"
+            if link == nil, type == "text/html", let href = source.attribute("href") {
                 link = FeedValues.resolve(href, against: baseURL)
             }
         default:
