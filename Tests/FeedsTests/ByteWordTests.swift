@@ -243,3 +243,33 @@ struct ByteWordTests {
         }
     }
 }
+
+/// Feed values read eight bytes a step where they can: the same as their byte-by-byte definitions.
+struct FeedValueWordTests {
+    /// Runs of whitespace made one space and the ends trimmed, on strings of letters, single and double
+    /// spaces, tabs, line breaks and other control characters in every position of a word.
+    @Test func squashedWhitespaceMatchesItsDefinition() {
+        let pieces: [UInt8] = [0x61, 0x62, 0x20, 0x20, 0x09, 0x0A, 0x0D, 0x0C, 0x01, 0xC3, 0xA9, 0x2E]
+        var generator = SplitMix64(seed: 41)
+        var squashed = 0
+        for _ in 0..<20_000 {
+            let length = Int(generator.next() % 40)
+            let bytes = (0..<length).map { _ -> UInt8 in
+                let pick = generator.next()
+                return pick % 10 < 7 ? pieces[Int(pick / 10 % 2)] : pieces[Int(pick / 10 % UInt64(pieces.count))]
+            }
+            let text = String(decoding: bytes, as: UTF8.self)
+            let expected = text.utf8.split(whereSeparator: isASCIIWhitespace).map { String(decoding: $0, as: UTF8.self) }.joined(separator: " ")
+            let got = bytes.withUnsafeBufferPointer { FeedValues.squashedWhitespace(bytes: $0) }
+            #expect(got == expected, "\(bytes)")
+            if got.utf8.count != text.utf8.count { squashed += 1 }
+        }
+        #expect(squashed > 1_000, "the inputs had whitespace to squash")
+    }
+
+    @Test func plainURLBytesByTableAreThoseOfTheDefinition() {
+        for byte in UInt8.min...UInt8.max {
+            #expect(FeedValues.isPlainURLByteByTable(byte) == FeedValues.isPlainURLByte(byte), "\(byte)")
+        }
+    }
+}
