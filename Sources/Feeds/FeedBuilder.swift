@@ -227,9 +227,11 @@ struct FeedBuilder {
 func nonEmpty(_ value: String) -> String? { value.isEmpty ? nil : value }
 
 extension Optional {
-    /// The value, leaving nil behind.
+    /// The value, leaving nil behind: moved out (swapped), not copied and then released — an item's
+    /// draft holds dozens of references, each retained and released again by a copy.
     mutating func take() -> Wrapped? {
-        defer { self = nil }
-        return self
+        var taken: Wrapped? = nil
+        swap(&taken, &self)
+        return taken
     }
 }

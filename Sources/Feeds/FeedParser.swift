@@ -271,13 +271,14 @@ final class FeedEvents: XMLEventHandler {
         state = State(builder: builder)
     }
 
-    /// Set on a split read's later pieces, which the first may call off.
-    var cancellation: SplitRead.Cancellation?
+    /// Set on a split read's later pieces, which the first may call off. Read once an element, by the
+    /// parsing thread alone (unchecked, as `state`), through `?.` (an `if let` retained and released it).
+    @exclusivity(unchecked) var cancellation: SplitRead.Cancellation?
     /// How many pieces read on the other thread a split read took the items of (tests: it did split).
     var piecesReadApart = 0
 
     func startElement(_ element: XMLEventStream.Element, in stream: XMLEventStream) {
-        if let cancellation, cancellation.isCancelled {
+        if cancellation?.isCancelled == true {
             stream.stop()
             return
         }

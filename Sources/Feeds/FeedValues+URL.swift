@@ -52,12 +52,10 @@ extension FeedValues {
         byte < 0x80 && (byte < 0x40 ? plainURLBytesLow >> UInt64(byte) : plainURLBytesHigh >> UInt64(byte - 0x40)) & 1 != 0
     }
 
-    private static let plainURLBytesLow: UInt64 = plainURLBits(0..<64)
-    private static let plainURLBytesHigh: UInt64 = plainURLBits(64..<128)
-
-    private static func plainURLBits(_ bytes: Range<UInt8>) -> UInt64 {
-        bytes.reduce(0) { bits, byte in isPlainURLByte(byte) ? bits | 1 << UInt64(byte - bytes.lowerBound) : bits }
-    }
+    // Literals (a test holds them to `isPlainURLByte`): a `static let` computed from it was a
+    // `swift_once` call a byte.
+    private static var plainURLBytesLow: UInt64 { 0xAFFF_FFFA_0000_0000 }
+    private static var plainURLBytesHigh: UInt64 { 0x47FF_FFFE_87FF_FFFF }
 
     /// RFC 3986's unreserved and reserved characters and `%`: a URL made of these needs no encoding.
     static func isPlainURLByte(_ byte: UInt8) -> Bool {
