@@ -17,7 +17,12 @@ extension ItemDraft {
             best = playability
         }
         if media == nil, !keepAll { return nil }
-        let permalink = guidIsPermaLink ? guid.flatMap { FeedValues.resolve($0, against: baseURL) } : nil
+        // A permalink is resolved only where it is used: as the link when the guid is a web address, and
+        // as written (`earshot parse --json`). A guid that is no address ("podlove-2020-…", a UUID) went
+        // through Foundation's URL resolution for nothing: 9,500 instructions an item.
+        let permalinkIsLink = guidIsPermaLink && link == nil && guid.map(FeedValues.isWebAddress) == true
+        let permalink = guidIsPermaLink && (permalinkIsLink || keepsSource)
+            ? guid.flatMap { FeedValues.resolve($0, against: baseURL) } : nil
         guard let identity = guid ?? media?.url ?? enclosures.first?.enclosure.url ?? link else { return nil }
 
         // A plain text that is really HTML (an `itunes:summary` full of tags) counts as HTML.
@@ -41,7 +46,7 @@ extension ItemDraft {
             published: pubDate ?? otherDate ?? updated,
             artworkURL: FeedValues.imageAddress(image ?? thumbnail, base: baseURL),
             // A guid that is an absolute web address and says it is a link is the episode's page.
-            link: link ?? permalink.flatMap { guid.map(FeedValues.isWebAddress) == true ? $0 : nil })
+            link: link ?? (permalinkIsLink ? permalink : nil))
         item.details = details
         item.details.enclosures = enclosures.map(\.enclosure)
         if htmlSource == nil { item.details.notes = ShowNotes.paragraphs(plainText: item.summary) }

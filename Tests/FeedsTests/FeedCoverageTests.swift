@@ -245,6 +245,16 @@ import Testing
         // A relative permalink resolves, but only an absolute one becomes the episode's link.
         #expect(item.asWritten?.permalink == "https://cdn.example.net/show/ep/1")
         #expect(item.guid == "ep/1" && item.link == nil)
+        // Without the source text kept, the same: a guid that is no web address is no link (and is not
+        // resolved at all); an absolute one is, unless the item has a link of its own.
+        let plain = try Self.parse("""
+            <rss xml:base="https://cdn.example.net/show/"><channel><title>T</title>
+            <item><guid>ep/1</guid><enclosure url="ep1.mp3"/></item>
+            <item><guid> HTTPS://cdn.example.net/show/ep/2 </guid><enclosure url="ep2.mp3"/></item>
+            <item><guid>https://cdn.example.net/show/ep/3</guid><link>https://example.org/3</link><enclosure url="ep3.mp3"/></item>
+            </channel></rss>
+            """)
+        #expect(plain.items.map(\.link) == [nil, "HTTPS://cdn.example.net/show/ep/2", "https://example.org/3"])
     }
 
     @Test func readsUndeclaredPodcastingPrefixes() throws {
