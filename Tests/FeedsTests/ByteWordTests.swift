@@ -113,11 +113,8 @@ struct ByteWordTests {
         var generator = SplitMix64(seed: 41)
         var wordRead = 0
         for _ in 0..<20_000 {
-            let length = Int(generator.next() % 20)
-            let bytes = (0..<length).map { _ -> UInt8 in
-                let pick = generator.next()
-                return pick % 4 == 0 ? alphabet[Int(pick / 4 % UInt64(alphabet.count))] : alphabet[Int(pick / 4 % 9)]
-            }
+            let bytes = generator.bytes(below: 20, from: alphabet, common: 9, rareOneIn: 4)
+            let length = bytes.count
             let start = length == 0 ? 0 : Int(generator.next() % UInt64(length))
             bytes.withUnsafeBufferPointer { buffer in
                 let fast = HTMLSanitizer.tagName(buffer, at: start), slow = HTMLSanitizer.tagNameByteByByte(buffer, at: start)
@@ -253,11 +250,7 @@ struct FeedValueWordTests {
         var generator = SplitMix64(seed: 41)
         var squashed = 0
         for _ in 0..<20_000 {
-            let length = Int(generator.next() % 40)
-            let bytes = (0..<length).map { _ -> UInt8 in
-                let pick = generator.next()
-                return pick % 10 < 7 ? pieces[Int(pick / 10 % 2)] : pieces[Int(pick / 10 % UInt64(pieces.count))]
-            }
+            let bytes = generator.bytes(below: 40, from: pieces, common: 2, rareOneIn: 3)
             let text = String(decoding: bytes, as: UTF8.self)
             let expected = text.utf8.split(whereSeparator: isASCIIWhitespace).map { String(decoding: $0, as: UTF8.self) }.joined(separator: " ")
             let got = bytes.withUnsafeBufferPointer { FeedValues.squashedWhitespace(bytes: $0) }
@@ -270,6 +263,18 @@ struct FeedValueWordTests {
     @Test func plainURLBytesByTableAreThoseOfTheDefinition() {
         for byte in UInt8.min...UInt8.max {
             #expect(FeedValues.isPlainURLByteByTable(byte) == FeedValues.isPlainURLByte(byte), "\(byte)")
+        }
+    }
+}
+
+extension SplitMix64 {
+    /// Fewer than `limit` bytes, each one of the first `common` of `alphabet`, or one time in `rareOneIn`
+    /// any of it: inputs made mostly of ordinary bytes with the ones that matter anywhere among them.
+    mutating func bytes(below limit: Int, from alphabet: [UInt8], common: Int, rareOneIn: UInt64) -> [UInt8] {
+        (0..<Int(next() % UInt64(limit))).map { _ -> UInt8 in
+            let pick = next()
+            let choices = pick % rareOneIn == 0 ? alphabet.count : common
+            return alphabet[Int(pick / rareOneIn % UInt64(choices))]
         }
     }
 }
