@@ -58,6 +58,7 @@ extension FeedValues {
     private static var plainURLBytesHigh: UInt64 { 0x47FF_FFFE_87FF_FFFF }
 
     /// RFC 3986's unreserved and reserved characters and `%`: a URL made of these needs no encoding.
+    /// The definition `isPlainURLByteByTable` is held to (a test).
     static func isPlainURLByte(_ byte: UInt8) -> Bool {
         switch byte {
         case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "0")...UInt8(ascii: "9"):

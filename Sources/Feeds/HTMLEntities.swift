@@ -94,6 +94,13 @@ enum HTMLEntities {
     /// Names that browsers decode even without their `;` in text ("Tom &amp Jerry").
     private static let legacy: Set<String> = ["amp", "lt", "gt", "quot", "nbsp", "copy", "reg"]
 
+    /// Whether `&amp;` stands at `index` (a `&`), ending by `end`.
+    @inline(__always)
+    static func isAmpersandReference(_ bytes: UnsafeBufferPointer<UInt8>, at index: Int, before end: Int) -> Bool {
+        index + 5 <= end && bytes[index + 1] == UInt8(ascii: "a") && bytes[index + 2] == UInt8(ascii: "m")
+            && bytes[index + 3] == UInt8(ascii: "p") && bytes[index + 4] == UInt8(ascii: ";")
+    }
+
     /// Decodes the character reference at `index` (a `&`): the code point and the index just past it,
     /// or nil when it is not one (the `&` is then text). Numeric references follow HTML: 0, surrogates
     /// and values past U+10FFFF become U+FFFD, 0x80–0x9F are read as Windows-1252. In attribute values
@@ -102,10 +109,7 @@ enum HTMLEntities {
         let count = bytes.count
         var cursor = index + 1
         // `&amp;` (between an address's query parameters, in text): nearly every reference, read at once.
-        if index + 5 <= count, bytes[index + 1] == UInt8(ascii: "a"), bytes[index + 2] == UInt8(ascii: "m"),
-           bytes[index + 3] == UInt8(ascii: "p"), bytes[index + 4] == UInt8(ascii: ";") {
-            return (0x26, index + 5)
-        }
+        if isAmpersandReference(bytes, at: index, before: count) { return (0x26, index + 5) }
         if cursor < count, bytes[cursor] == UInt8(ascii: "#") {
             cursor += 1
             let hex = cursor < count && (bytes[cursor] | 0x20) == UInt8(ascii: "x")

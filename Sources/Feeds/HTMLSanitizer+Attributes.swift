@@ -283,10 +283,7 @@ extension HTMLSanitizer {
             }
             let byte = bytes[index]
             if byte == UInt8(ascii: "&") {
-                guard index + 5 <= range.upperBound, bytes[index + 1] == UInt8(ascii: "a"), bytes[index + 2] == UInt8(ascii: "m"),
-                      bytes[index + 3] == UInt8(ascii: "p"), bytes[index + 4] == UInt8(ascii: ";") else {
-                    return (false, false, false)
-                }
+                guard HTMLEntities.isAmpersandReference(bytes, at: index, before: range.upperBound) else { return (false, false, false) }
                 ampersands = true
                 index += 5
             } else if byte < 0x20 || byte == 0x7F {

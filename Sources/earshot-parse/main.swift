@@ -92,11 +92,11 @@ for _ in 0..<repeats {
             if digest {
                 notesDigest = 0xcbf2_9ce4_8422_2325
                 for item in content.items {
-                    var bytes = item.details.notes.utf8 + Array(item.title.utf8) + [0]
+                    var hashed = item.details.notes.utf8 + Array(item.title.utf8) + [0]  // not `bytes`: the file's
                     for chapter in item.details.chapters {
-                        bytes += Array("\(chapter.start)|\(chapter.title)|\(chapter.href ?? "-")|\(chapter.image ?? "-")\n".utf8)
+                        hashed += Array("\(chapter.start)|\(chapter.title)|\(chapter.href ?? "-")|\(chapter.image ?? "-")\n".utf8)
                     }
-                    for byte in bytes {
+                    for byte in hashed {
                         notesDigest = (notesDigest ^ UInt64(byte)) &* 0x100_0000_01b3
                     }
                 }
