@@ -27,8 +27,11 @@ extension DownloadManager {
         measuring = nil
     }
 
-    /// Waits until every finished download queued for measuring is measured (for tests).
+    /// Waits until every finished download queued for measuring is measured and what was found is in
+    /// the library (for tests: the library's writes are queued, `persist`, and a test that read it
+    /// right after the measuring once found nothing there yet).
     public func measured() async {
         while let task = measuring { await task.value }
+        await flush()
     }
 }
