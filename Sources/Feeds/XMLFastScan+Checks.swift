@@ -45,7 +45,27 @@ extension XMLFastScan {
     /// libxml2's, and is better known so before a scan of everything before it: one `memchr` per `&`
     /// and one search per section, before the scan.
     static func referencesAreReadable(_ document: UnsafeRawBufferPointer) -> Bool {
-        guard let base = document.baseAddress?.assumingMemoryBound(to: UInt8.self) else { return true }
+        referencesReadable(document, from: 0, to: document.count) != nil
+    }
+
+    /// `referencesAreReadable(document)` from its two halves, checked apart (on two threads): `earlier`,
+    /// what `referencesReadable` said of `..<half`; `later`, whether `half...` was readable, read from
+    /// `half` on. That is the answer when no CDATA section or comment was open at `half`; when one was,
+    /// the later half read it as text (its answer is then not to be trusted either way), and what
+    /// follows the section is checked here.
+    static func referencesAreReadable(_ document: UnsafeRawBufferPointer, halvesAt half: Int, earlier: Int?, later: Bool) -> Bool {
+        guard let resume = earlier else { return false }
+        if resume == half { return later }
+        return referencesReadable(document, from: resume, to: document.count) != nil
+    }
+
+    /// `referencesAreReadable` for the `&`s of `document[from..<to]`, read as if no CDATA section or
+    /// comment were open at `from` (one that is, is read as text: more is checked than need be, and a
+    /// `<!` inside it may be taken for the start of one). Nil when one is not readable; else where a
+    /// check of what follows would start as this one would go on: `to`, or, when a section that began
+    /// before `to` goes on past it, that section's end.
+    static func referencesReadable(_ document: UnsafeRawBufferPointer, from: Int, to: Int) -> Int? {
+        guard let base = document.baseAddress?.assumingMemoryBound(to: UInt8.self) else { return to }
         let bytes = UnsafeBufferPointer(start: base, count: document.count)
         let count = document.count
         /// Where the next CDATA section or comment starts, and where it ends (`count`: none, or unended).
@@ -62,9 +82,9 @@ extension XMLFastScan {
             }
             return (count, count)
         }
-        var next = literal(from: 0)
-        var at = 0
-        while let ampersand = bytes.nextIndex(of: UInt8(ascii: "&"), from: at) {
+        var next = literal(from: from)
+        var at = from
+        while let ampersand = bytes.nextIndex(of: UInt8(ascii: "&"), from: at), ampersand < to {
             // Past the sections that end before it (an `&` is looked for once, however many sections
             // lie between it and the last).
             while ampersand > next.start, ampersand >= next.end { next = literal(from: next.end) }
@@ -73,10 +93,12 @@ extension XMLFastScan {
                 next = literal(from: next.end)
                 continue
             }
-            guard isPredefinedReference(bytes, at: ampersand) else { return false }
+            guard isPredefinedReference(bytes, at: ampersand) else { return nil }
             at = ampersand + 1
         }
-        return true
+        if at > to { return at }  // the last `&` before `to` was in a section that goes on past it
+        while next.start < to, next.end <= to { next = literal(from: next.end) }
+        return next.start < to ? next.end : to
     }
 
     /// 0x80 in each byte of `word` below 0x20 but tab, line feed and carriage return: the control

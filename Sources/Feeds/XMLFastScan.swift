@@ -127,8 +127,12 @@ struct XMLFastScan {
     ///
     /// With `meeting`, the scan tells it when it gets to where the next piece of a split read starts,
     /// and stops there when told to (`XMLFastScan+Split`).
-    static func read(_ document: UnsafeMutableRawBufferPointer, handler: XMLEventHandler, meeting: Meeting? = nil) -> Bool {
-        guard document.count > 0, referencesAreReadable(UnsafeRawBufferPointer(document)) else { return false }
+    ///
+    /// `referencesChecked`: the caller made sure of the document's references (`referencesAreReadable`),
+    /// as a split read does on both threads at once.
+    static func read(_ document: UnsafeMutableRawBufferPointer, handler: XMLEventHandler, meeting: Meeting? = nil,
+                     referencesChecked: Bool = false) -> Bool {
+        guard document.count > 0, referencesChecked || referencesAreReadable(UnsafeRawBufferPointer(document)) else { return false }
         let stream = XMLEventStream.scanning(handler: handler)
         var scan = XMLFastScan(document, stream: stream)
         defer { scan.deallocate() }

@@ -176,6 +176,59 @@ struct SplitReadTests {
         #expect(late.content.author == "Late")
     }
 
+    /// A split read checks the document's references on both threads, a half each (`SplitRead
+    /// .referencesAreReadable`): whatever the halves cut — a CDATA section, a comment, a `<!` inside one —
+    /// the verdict must be the one check's (random mixes; the halves meet at a `<`, as they do there).
+    @Test("references checked in two halves: the verdict one check gives, wherever the halves meet (property)")
+    func referencesInHalvesAsInOne() {
+        var random = SplitMix64(seed: 23)
+        let pieces = ["&amp;", "&bad;", "&#38;", "&", "<![CDATA[", "]]>", "<!--", "-->", "x", "<item>", "<", "!", "<!", "&lt;"]
+        var readable = 0, cut = 0
+        for _ in 0..<4_000 {
+            let text = (0..<Int(random.next() % 16)).map { _ in pieces[Int(random.next() % UInt64(pieces.count))] }.joined()
+            let bytes = Array(text.utf8)
+            bytes.withUnsafeBytes { document in
+                let whole = XMLFastScan.referencesAreReadable(document)
+                if whole { readable += 1 }
+                for half in bytes.indices where bytes[half] == UInt8(ascii: "<") {
+                    let earlier = XMLFastScan.referencesReadable(document, from: 0, to: half)
+                    let later = XMLFastScan.referencesReadable(document, from: half, to: bytes.count) != nil
+                    if let earlier, earlier != half { cut += 1 }
+                    #expect(XMLFastScan.referencesAreReadable(document, halvesAt: half, earlier: earlier, later: later) == whole,
+                            "\(text.debugDescription) cut at \(half)")
+                }
+            }
+        }
+        #expect(readable > 400 && readable < 3_600, "both verdicts are common: \(readable)")
+        #expect(cut > 500, "halves often meet inside a section: \(cut)")
+    }
+
+    /// The halves of the reference check meet at an `<item` past the middle: one inside a CDATA section
+    /// or a comment must not change what is read.
+    @Test("where the reference check's halves meet inside notes or a comment, the podcast is the one read's")
+    func referenceHalvesInsideSections() throws {
+        let items = (0..<400).map { Self.item($0) }
+        let filler = String(repeating: "filler ", count: 60_000)
+        // A CDATA section holding `&` and `<item>` across the middle: the scan reads it all the same.
+        let notes = Self.feed(items.joined() + "<item><title>Long</title><guid>long</guid><enclosure url=\"https://e.org/l.mp3\" type=\"audio/mpeg\"/>"
+                              + "<description><![CDATA[" + filler + " Q&A <item> & <!-- " + filler + "]]></description></item>\n"
+                              + (400..<800).map { Self.item($0) }.joined())
+        // A comment across the middle holding `<item> <![CDATA[`: read from there, the `&bad;` after the comment
+        // would look like CDATA; it is an undeclared entity, and the document is libxml2's.
+        let comment = Self.feed(items.joined() + "<!-- " + filler + " <item> <![CDATA[ " + filler + " -->"
+                                + "<itunes:author>&bad;</itunes:author><itunes:keywords a=\"]]>\"/>\n" + (400..<800).map { Self.item($0) }.joined())
+        for data in [notes, comment] {
+            let middle = data.count / 2
+            let start = data.range(of: Data((data == notes ? "<![CDATA[" : "<!--").utf8))!.lowerBound
+            #expect(start < middle && middle < start + 2 * filler.utf8.count, "the section holds the middle")
+        }
+        let (content, _) = try #require(try Self.split(notes), "read by the scan")
+        #expect(content.items.count == 801)
+        #expect(FeedTapeTests.difference(.parsed(content), Self.one(notes)) == nil)
+        #expect(try Self.split(comment) == nil, "left to libxml2")
+        #expect(FeedTapeTests.difference(FeedTapeTests.outcome(comment, threads: .split, keepingSource: false), Self.one(comment)) == nil)
+    }
+
     @Test("a scan told of meeting points it reads on through hands over the events it gives without them")
     func readingOnChangesNoEvent() throws {
         // Text before each meeting point, references in it: handed over, and decoded in place, once.
