@@ -98,6 +98,8 @@ struct XMLFastScanTests {
             "<feed xmlns=\"http://www.w3.org/2005/Atom\" xml:base=\"http://e/\"><entry xmlns=\"\"><a:b xmlns:a=\"urn:a\" a:c=\"1\" c=\"2\"/></entry></feed>",
             "\u{FEFF}<?xml version=\"1.0\" encoding=\"utf-8\" standalone=\"yes\"?><!-- c --><?xml-stylesheet href=\"s\"?><rss><![CDATA[<p>x\r\ny</p>]]>&amp;<![CDATA[]]></rss><!-- after -->",
             "<rss><a/><b   /><c x='1' y = \"2\" ></c ></rss>\n\n",
+            "<?xml version='1.0' encoding = 'UTF-8' ?><rss/>",
+            "<?xml version=\"1.0\"\tstandalone=\"no\"?>\n<rss/>",
             "<rss><![CDATA[a & b &nbsp; <!-- ]]><!-- & &nbsp; -->&lt;!</rss>",  // an & in a section or comment is no reference
         ]
         for text in cases {
@@ -113,8 +115,20 @@ struct XMLFastScanTests {
         let cases = [
             "<?xml version=\"1.0\" encoding=\"ISO-8859-1\"?><rss/>",
             "<?xml version=\"1.1\"?><rss/>",
+            "<?xml version=\"1.0\" encoding=\"utf8\"?><rss/>",
+            "<?xml version=\"1.0\" encoding=\"UTF-8\" standalone=\"maybe\"?><rss/>",
+            "<?xml version=\"1.0\" other=\"x\"?><rss/>",
+            "<?xml version=\"1.0\"encoding=\"UTF-8\"?><rss/>",
+            "<?xml version=\"1.0?><rss/>",
+            "<?xml encoding=\"UTF-8\" version=\"1.0\"?><rss/>",
             "<!DOCTYPE rss [<!ENTITY x \"y\">]><rss>&x;</rss>",
             "<rss>&nbsp;</rss>",
+            // A small document's references are read by the scan alone (no check before it): each of these stops it.
+            "<rss><a>text</a><b x=\"&nbsp;\"/></rss>",
+            "<rss><a>text</a>&amp</rss>",
+            "<rss><a>text</a>& b</rss>",
+            "<rss><a>text</a>&#xZZ;</rss>",
+            "<rss><a>text</a><b x=\"&\"/></rss>",
             "<rss><a></b></rss>",
             "<rss><a>",
             "<rss a=\"1\" a=\"2\"/>",
