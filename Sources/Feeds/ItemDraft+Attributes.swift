@@ -112,7 +112,11 @@ extension ItemDraft {
         guard let url, let resolved = FeedValues.resolve(url, against: baseURL) else { return }
         let type = type?.trimmingASCIIWhitespace() ?? ""
         let enclosure = FeedEnclosure(url: resolved, type: type, length: FeedValues.length(length))
-        enclosures.append((enclosure, Self.playability(type: type, medium: medium)))
+        let playability = Self.playability(type: type, medium: medium)
+        if playability > mediaPlayability { (media, mediaPlayability) = (enclosure, playability) }
+        // Most items have one or two (an enclosure and a media:content): one allocation for both.
+        if details.enclosures.isEmpty { details.enclosures.reserveCapacity(2) }
+        details.enclosures.append(enclosure)
     }
 
     /// How likely an enclosure is the episode itself: 2 for audio or video, 1 for a type that does not

@@ -10,12 +10,6 @@ extension ItemDraft {
     /// items are wanted) or nothing that could identify it across refreshes (no guid, enclosure or link).
     func finish(keepingItemsWithoutEnclosure keepAll: Bool, baseURL: URL) -> (item: FeedItem, html: NotesSource?)? {
         // The first enclosure among the most playable ones is the episode; an image or a document is not.
-        var media: FeedEnclosure?
-        var best = 0
-        for (enclosure, playability) in enclosures where playability > best {
-            media = enclosure
-            best = playability
-        }
         if media == nil, !keepAll { return nil }
         // A permalink is resolved only where it is used: as the link when the guid is a web address, and
         // as written (`earshot parse --json`). A guid that is no address ("podlove-2020-…", a UUID) went
@@ -23,7 +17,7 @@ extension ItemDraft {
         let permalinkIsLink = guidIsPermaLink && link == nil && guid.map(FeedValues.isWebAddress) == true
         let permalink = guidIsPermaLink && (permalinkIsLink || keepsSource)
             ? guid.flatMap { FeedValues.resolve($0, against: baseURL) } : nil
-        guard let identity = guid ?? media?.url ?? enclosures.first?.enclosure.url ?? link else { return nil }
+        guard let identity = guid ?? media?.url ?? details.enclosures.first?.url ?? link else { return nil }
 
         // A plain text that is really HTML (an `itunes:summary` full of tags) counts as HTML.
         let plainIsHTML = hasPlain && notes.plain.withUnsafeBufferPointer(FeedValues.looksLikeHTML)
@@ -37,7 +31,7 @@ extension ItemDraft {
         let url = media?.url ?? ""
         var item = FeedItem(
             guid: identity,
-            title: title ?? Self.fileName(url.isEmpty ? enclosures.first?.enclosure.url ?? "" : url) ?? "",
+            title: title ?? Self.fileName(url.isEmpty ? details.enclosures.first?.url ?? "" : url) ?? "",
             summary: summary ?? "",
             enclosureURL: url,
             enclosureType: media?.type ?? "",
@@ -48,7 +42,6 @@ extension ItemDraft {
             // A guid that is an absolute web address and says it is a link is the episode's page.
             link: link ?? (permalinkIsLink ? permalink : nil))
         item.details = details
-        item.details.enclosures = enclosures.map(\.enclosure)
         if htmlSource == nil { item.details.notes = ShowNotes.paragraphs(plainText: item.summary) }
         if keepsSource {
             let raw: NotesSource? = hasHTML ? .html : plainIsHTML ? .plain : nil

@@ -29,8 +29,10 @@ struct ItemDraft {
     var otherDate: Date?
     var updated: Date?
     var link: String?
-    /// Every enclosure in document order, with how playable each looks (see `playability`).
-    var enclosures: [(enclosure: FeedEnclosure, playability: Int)] = []
+    /// The first of the most playable enclosures (see `playability`; every enclosure is in
+    /// `details.enclosures`, in document order), and how playable it is: 0 when there is none.
+    var media: FeedEnclosure?
+    var mediaPlayability = 0
     var image: String?
     var thumbnail: String?
     var details = EpisodeDetails()
