@@ -70,7 +70,7 @@ struct FeedBuilder {
     }
 
     mutating func endItem() {
-        guard let draft = item.take() else { return }
+        guard var draft = item.take() else { return }
         // A taped parse whose rules are behind: an item with long notes waits on the line, where the
         // parsing thread may finish it; those after it wait their turn there too, to keep their order.
         if let line, line.isBehind && FinishingLine.isWorthSharing(draft) || !line.isEmpty {

@@ -94,7 +94,8 @@ final class FinishingLine: @unchecked Sendable {
             }
             return nil
         }
-        guard let (number, draft, baseURL) = taken else { return false }
+        guard let (number, taken, baseURL) = taken else { return false }
+        var draft = taken
         let item = draft.finished(keepingItemsWithoutEnclosure: keepsItemsWithoutEnclosure, baseURL: baseURL,
                                   scratch: &scratch)
         state.withLock { state in

@@ -8,7 +8,10 @@ extension ItemDraft {
     /// The finished item and, when its notes are HTML, where that HTML is (the caller sanitizes it into
     /// `details.notes`, here or beside the parse); nil when the item has nothing to play (unless such
     /// items are wanted) or nothing that could identify it across refreshes (no guid, enclosure or link).
-    func finish(keepingItemsWithoutEnclosure keepAll: Bool, baseURL: URL) -> (item: FeedItem, html: NotesSource?)? {
+    ///
+    /// The draft's values move into the item (`take`, `swap`): copied, each string and array was retained
+    /// here and released again with the draft. Only its notes buffers are left to reuse.
+    mutating func finish(keepingItemsWithoutEnclosure keepAll: Bool, baseURL: URL) -> (item: FeedItem, html: NotesSource?)? {
         // The first enclosure among the most playable ones is the episode; an image or a document is not.
         if media == nil, !keepAll { return nil }
         // A permalink is resolved only where it is used: as the link when the guid is a web address, and
@@ -28,10 +31,11 @@ extension ItemDraft {
         let summarySource = plainSource ?? htmlSource ?? (hasAtomSummary ? .atomSummary : nil)
         let summary = summarySource.map { source in withBytes(source) { FeedValues.plainText(bytes: $0) } }
 
+        let media = self.media.take()
         let url = media?.url ?? ""
         var item = FeedItem(
             guid: identity,
-            title: title ?? Self.fileName(url.isEmpty ? details.enclosures.first?.url ?? "" : url) ?? "",
+            title: title.take() ?? Self.fileName(url.isEmpty ? details.enclosures.first?.url ?? "" : url) ?? "",
             summary: summary ?? "",
             enclosureURL: url,
             enclosureType: media?.type ?? "",
@@ -40,8 +44,8 @@ extension ItemDraft {
             published: pubDate ?? otherDate ?? updated,
             artworkURL: FeedValues.imageAddress(image ?? thumbnail, base: baseURL),
             // A guid that is an absolute web address and says it is a link is the episode's page.
-            link: link ?? (permalinkIsLink ? permalink : nil))
-        item.details = details
+            link: link.take() ?? (permalinkIsLink ? permalink : nil))
+        swap(&item.details, &details)
         if htmlSource == nil { item.details.notes = ShowNotes.paragraphs(plainText: item.summary) }
         if keepsSource {
             let raw: NotesSource? = hasHTML ? .html : plainIsHTML ? .plain : nil
@@ -54,11 +58,10 @@ extension ItemDraft {
     }
 
     /// The finished item with its notes sanitized (`finish`, then `ShowNotes`), or nil.
-    func finished(keepingItemsWithoutEnclosure keepAll: Bool, baseURL: URL,
-                  scratch: inout HTMLSanitizer.Scratch) -> FeedItem? {
-        guard let result = finish(keepingItemsWithoutEnclosure: keepAll, baseURL: baseURL) else { return nil }
-        var item = result.item
-        if let html = result.html {
+    mutating func finished(keepingItemsWithoutEnclosure keepAll: Bool, baseURL: URL,
+                           scratch: inout HTMLSanitizer.Scratch) -> FeedItem? {
+        guard case (var item, let source)? = finish(keepingItemsWithoutEnclosure: keepAll, baseURL: baseURL) else { return nil }
+        if let html = source {
             item.details.notes = withBytes(html) { ShowNotes.sanitize(bytes: $0, baseURL: baseURL, reusing: &scratch) }
         }
         return item
