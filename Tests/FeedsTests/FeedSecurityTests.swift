@@ -69,7 +69,7 @@ import TestSupport
         #expect(!Self.allText(content).contains("root:"))
     }
 
-    @Test func defusesABillionLaughs() throws {
+    @Test(.timeLimit(.minutes(1))) func defusesABillionLaughs() throws {
         var entities = [#"<!ENTITY lol "lol">"#]
         for level in 1...9 {
             let previous = level == 1 ? "&lol;" : "&lol\(level - 1);"
@@ -81,15 +81,11 @@ import TestSupport
             <rss><channel><title>&lol9;</title><item><title>&lol9;</title><description>&lol9;</description>
             <enclosure url="a.mp3"/></item></channel></rss>
             """
-        let clock = ContinuousClock()
-        var content: FeedContent?
-        let elapsed = try clock.measure { content = try Self.parseOrReject(document) }
-        // Expanded, the title alone would be 3 GB; a generous bound only catches a runaway.
-        #expect(elapsed < .seconds(5))
-        if let content { #expect(Self.allText(content).utf8.count < 10_000) }
+        // Expanded, the title alone would be 3 GB (the test's time limit catches a runaway).
+        if let content = try Self.parseOrReject(document) { #expect(Self.allText(content).utf8.count < 10_000) }
     }
 
-    @Test func doesNotExpandQuadraticBlowup() throws {
+    @Test(.timeLimit(.minutes(1))) func doesNotExpandQuadraticBlowup() throws {
         // One big entity referenced many times: linear in the document if references stay unexpanded.
         let big = String(repeating: "x", count: 100_000)
         let references = String(repeating: "&big;", count: 10_000)
@@ -97,10 +93,6 @@ import TestSupport
             <?xml version="1.0"?><!DOCTYPE rss [<!ENTITY big "\(big)">]>
             <rss><channel><title>\(references)</title><item><title>t</title><enclosure url="a.mp3"/></item></channel></rss>
             """
-        let clock = ContinuousClock()
-        var content: FeedContent?
-        let elapsed = try clock.measure { content = try Self.parseOrReject(document) }
-        #expect(elapsed < .seconds(5))
-        if let content { #expect(content.title.utf8.count < 1_000_000) }
+        if let content = try Self.parseOrReject(document) { #expect(content.title.utf8.count < 1_000_000) }
     }
 }

@@ -4,17 +4,17 @@ import TestSupport
 import Testing
 @testable import Feeds
 
-/// Documents made to hurt: each gives a clear error or a safe parse, within generous bounds of time and
-/// memory (the point is that they are bounded: a runaway would take minutes or gigabytes).
-@Suite struct HostileInputTests {
+/// Documents made to hurt: each gives a clear error or a safe parse, within generous bounds of memory and
+/// a time limit (the point is that they are bounded: a runaway would take minutes or gigabytes; how fast
+/// a parse is, is `make bench`'s to say).
+@Suite(.timeLimit(.minutes(1))) struct HostileInputTests {
     static let base = URL(string: "https://example.com/feed.xml")!
 
-    /// What a parse cost: its outcome, the time it took and how far the process's peak memory rose
+    /// What a parse cost: its outcome and how far the process's peak memory rose
     /// (Linux: the peak is reset through `/proc/self/clear_refs` first; other tests running meanwhile
     /// only make the figure larger).
     struct Cost {
         var result: Result<FeedContent, any Error>
-        var elapsed: Duration
         var peakGrowth: Int
     }
 
@@ -26,11 +26,8 @@ import Testing
     static func measureHere(_ data: Data, keepAll: Bool) -> Cost {
         let before = residentBytes()
         try? "5".write(toFile: "/proc/self/clear_refs", atomically: false, encoding: .utf8)
-        var result: Result<FeedContent, any Error> = .failure(FeedError.empty)
-        let elapsed = ContinuousClock().measure {
-            result = Result { try FeedParser.parse(data, baseURL: base, keepingItemsWithoutEnclosure: keepAll) }
-        }
-        return Cost(result: result, elapsed: elapsed, peakGrowth: max(0, peakResidentBytes() - before))
+        let result = Result<FeedContent, any Error> { try FeedParser.parse(data, baseURL: base, keepingItemsWithoutEnclosure: keepAll) }
+        return Cost(result: result, peakGrowth: max(0, peakResidentBytes() - before))
     }
 
     static func procStatus(_ key: String) -> Int {
@@ -64,7 +61,6 @@ import Testing
             <enclosure url="a.mp3"/></item></channel></rss>
             """
         let cost = try await Self.measure(Data(document.utf8))
-        #expect(cost.elapsed < .seconds(5))
         #expect(cost.peakGrowth < 200 * Self.megabyte)
         if case .success(let content) = cost.result {
             #expect(content.title.utf8.count < 10_000)
@@ -81,7 +77,6 @@ import Testing
         let hostname = (try? String(contentsOfFile: "/etc/hostname", encoding: .utf8))?
             .trimmingCharacters(in: .whitespacesAndNewlines) ?? "no-hostname-here"
         let cost = try await Self.measure(Data(document.utf8))
-        #expect(cost.elapsed < .seconds(5))
         if case .success(let content) = cost.result {
             let text = ([content.title] + content.items.map(\.title)).joined(separator: "\n")
             #expect(!text.contains(hostname) || hostname.isEmpty)
@@ -93,7 +88,6 @@ import Testing
         let title = String(repeating: "Long title ", count: Self.megabyte / 11)
         let document = "<rss><channel><title>\(title)</title><item><title>\(title)</title><enclosure url=\"a.mp3\"/></item></channel></rss>"
         let cost = try await Self.measure(Data(document.utf8))
-        #expect(cost.elapsed < .seconds(5))
         #expect(cost.peakGrowth < 200 * Self.megabyte)
         let content = try cost.result.get()
         #expect(content.title.utf8.count == title.utf8.count - 1)  // squashed: the trailing space goes
@@ -108,7 +102,6 @@ import Testing
             + String(repeating: item, count: 99_999) + item.replacingOccurrences(of: "Episode", with: "Last")
             + "</channel></rss>"
         let cost = try await Self.measure(Data(document.utf8))
-        #expect(cost.elapsed < .seconds(5))
         #expect(cost.peakGrowth < 500 * Self.megabyte)
         let content = try cost.result.get()
         #expect(content.items.count == 100_000)
@@ -121,7 +114,6 @@ import Testing
     func binaryJunkIsRefused(_ seed: UInt64) async throws {
         let junk = try await HeavyWork.run { Self.junk(seed: seed, count: Self.megabyte) }
         let cost = try await Self.measure(junk)
-        #expect(cost.elapsed < .seconds(5))
         #expect(cost.peakGrowth < 200 * Self.megabyte)
         guard case .failure(let error) = cost.result else {
             Issue.record("junk parsed as a feed")
@@ -135,7 +127,6 @@ import Testing
         var data = Data("<rss><channel><title>Cut</title><item><title>A</title><enclosure url=\"a.mp3\"/></item>".utf8)
         data.append(try await HeavyWork.run { Self.junk(seed: 9, count: Self.megabyte) })
         let cost = try await Self.measure(data)
-        #expect(cost.elapsed < .seconds(5))
         let content = try cost.result.get()
         #expect(content.title == "Cut")
         #expect(content.items.map(\.title).first == "A")
@@ -149,7 +140,6 @@ import Testing
     ])
     func anHTMLPageIsNoFeed(_ page: String) async throws {
         let cost = try await Self.measure(Data(page.utf8))
-        #expect(cost.elapsed < .seconds(5))
         guard case .failure(let error) = cost.result, let feedError = error as? FeedError else {
             Issue.record("an HTML page was accepted")
             return
@@ -163,7 +153,6 @@ import Testing
         let document = "<rss><channel><title>Deep</title><item><description>" + String(repeating: "<div>", count: depth)
             + "x" + String(repeating: "</div>", count: depth) + "</description><enclosure url=\"a.mp3\"/></item></channel></rss>"
         let cost = try await Self.measure(Data(document.utf8))
-        #expect(cost.elapsed < .seconds(5))
         #expect(cost.peakGrowth < 200 * Self.megabyte)
         if case .success(let content) = cost.result {
             #expect(content.title == "Deep")
@@ -177,7 +166,6 @@ import Testing
         let notes = String(repeating: unit, count: 8 * Self.megabyte / unit.utf8.count)
         let document = "<rss><channel><title>T</title><item><enclosure url=\"a.mp3\"/><description><![CDATA[\(notes)]]></description></item></channel></rss>"
         let cost = try await Self.measure(Data(document.utf8))
-        #expect(cost.elapsed < .seconds(5))
         let item = try #require(try cost.result.get().items.first)
         #expect(item.details.notes.nodes.count == 8 * Self.megabyte / unit.utf8.count)
         #expect(ShowNotesTests.violations(item.details.notes).isEmpty)

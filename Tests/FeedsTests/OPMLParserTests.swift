@@ -151,7 +151,7 @@ import TestSupport
         #expect(try OPMLParser.parse(bom).feeds.count == 1)
     }
 
-    @Test("external entities are never read; entity bombs do not expand")
+    @Test("external entities are never read; entity bombs do not expand", .timeLimit(.minutes(1)))
     func hostile() throws {
         let directory = TemporaryDirectory()
         defer { directory.remove() }
@@ -196,10 +196,9 @@ import TestSupport
             <?xml version="1.0"?><!DOCTYPE opml [<!ENTITY lol0 "lol">\(lol)]>
             <opml><body><outline title="&lol9;" xmlUrl="https://a.example/rss"/></body></opml>
             """
-        let started = Date()
+        // Expanded it would be gigabytes: the test's time limit catches a runaway.
         if let parsed = try? Self.parse(bomb) {
             #expect((parsed.feeds.first?.title?.count ?? 0) < 10_000)
         }
-        #expect(Date().timeIntervalSince(started) < 5)
     }
 }

@@ -55,13 +55,11 @@ struct ChapterMergeTests {
         #expect(ChapterMerge.clean([Chapter(title: "x", start: 0, url: "https://example.com/" + String(repeating: "a", count: 3000))])[0].url == nil)
     }
 
-    @Test("a huge list is cut to the first maximumCount chapters by start, quickly")
+    @Test("a huge list is cut to the first maximumCount chapters by start (a runaway sort would meet the time limit)", .timeLimit(.minutes(1)))
     func hugeList() {
         var generator = SplitMix64(seed: 5)
         let many = (0..<200_000).map { i in Chapter(title: "c\(i)", start: Double(generator.next() % 10_000_000) / 100) }
-        let started = Date()
         let clean = ChapterMerge.clean(many)
-        #expect(Date().timeIntervalSince(started) < 5)
         #expect(clean.count == ChapterMerge.maximumCount)
         #expect(zip(clean, clean.dropFirst()).allSatisfy { $0.start < $1.start })
         let smallest = Set(many.map(\.start)).sorted().prefix(ChapterMerge.maximumCount)

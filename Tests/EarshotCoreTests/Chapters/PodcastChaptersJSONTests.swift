@@ -100,15 +100,13 @@ struct PodcastChaptersJSONTests {
         #expect(file.chapters.map(\.start) == [0, 30])
     }
 
-    @Test("a huge list within the size cap is cut to maximumCount, without trouble")
+    @Test("a huge list within the size cap is cut to maximumCount, without trouble", .timeLimit(.minutes(1)))
     func hugeList() throws {
         let entries = (0..<45_000).map { #"{"startTime":\#(45_000 - $0)}"# }.joined(separator: ",")
         let text = #"{"version":"1.2.0","chapters":["# + entries + "]}"
         #expect(text.utf8.count < PodcastChaptersJSON.maximumBytes)
-        let started = Date()
         let file = try decode(text)
         let chapters = file.chapters
-        #expect(Date().timeIntervalSince(started) < 10)
         #expect(file.entries.count == 45_000)
         #expect(chapters.count == ChapterMerge.maximumCount)
         #expect(chapters.first?.start == 1 && chapters.last?.start == Double(ChapterMerge.maximumCount))

@@ -526,11 +526,8 @@ import Testing
             (.text, line),
         ]
         for (format, document) in documents {
-            let (cues, elapsed) = try await HeavyWork.run {
-                var cues: [TranscriptCue] = []
-                let elapsed = try ContinuousClock().measure { cues = try TranscriptParser.cues(Data(document.utf8), format: format) }
-                return (cues, elapsed)
-            }
+            let data = Data(document.utf8)
+            let cues = try await HeavyWork.run { try TranscriptParser.cues(data, format: format) }
             if format == .html || format == .text {
                 // A paragraph: split between words into cues of at most 2,000 characters, all of it kept.
                 #expect(cues.count > 2_000 && cues.count < 3_000, "\(format)")
@@ -540,7 +537,19 @@ import Testing
             } else {
                 #expect(cues.map(\.text.count) == [TranscriptParser.maximumTextLength], "\(format)")
             }
-            #expect(elapsed < .seconds(20), "\(format)")
+        }
+    }
+
+    /// A long line is cut in linear time: an eighth of the line, about an eighth of the time (`Growth`).
+    @Test func aLongLineIsCutInLinearTime() async throws {
+        let lines = [1, 8].map { String(repeating: "lorem ipsum ", count: $0 * (5 << 20) / 768) }
+        let wrappings: [(TranscriptFormat, String, String)] = [
+            (.webvtt, "WEBVTT\n\n00:00:00.000 --> 00:00:01.000\n", "\n"), (.html, "<p>", "</p>"), (.text, "", ""),
+        ]
+        for (format, before, after) in wrappings {
+            let documents = lines.map { Data((before + $0 + after).utf8) }
+            let growth = try await Growth.ratio(runs: 2) { scale in _ = try? TranscriptParser.cues(documents[scale == 1 ? 0 : 1], format: format) }
+            #expect(growth < Growth.linearLimit(), "\(format): 8× the line took \(growth)× the time")
         }
     }
 
