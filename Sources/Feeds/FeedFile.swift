@@ -32,7 +32,7 @@ final class FeedFile {
 
     /// Opens `url` (a file URL).
     init(_ url: URL) throws {
-        descriptor = open(url.path, O_RDONLY | O_CLOEXEC)
+        descriptor = url.withUnsafeFileSystemRepresentation { path in path.map { open($0, O_RDONLY | O_CLOEXEC) } ?? -1 }
         guard descriptor >= 0 else { throw OpenError(path: url.path, reason: String(cString: strerror(errno))) }
         var status = stat()
         size = fstat(descriptor, &status) == 0 ? Int(status.st_size) : 0

@@ -83,4 +83,16 @@ import TestSupport
         let missing = directory.url.appendingPathComponent("missing.xml")
         #expect { try FeedParser.parse(contentsOf: missing) } throws: { "\($0)".contains("missing.xml") }
     }
+
+    /// The file is opened by its path on disk: spaces, a percent sign and letters outside ASCII in it
+    /// are the file's name, not an address's escapes.
+    @Test func opensAFileWhateverItsName() throws {
+        let directory = TemporaryDirectory()
+        let xml = "<rss><channel><title>Named</title><item><title>A</title><enclosure url=\"https://x.example/a.mp3\"/></item></channel></rss>"
+        for name in ["with space.xml", "100%20 percent.xml", "Übersicht – ünïcode.xml"] {
+            let file = directory.url.appendingPathComponent(name)
+            try Data(xml.utf8).write(to: file)
+            #expect(try FeedParser.parse(contentsOf: file).title == "Named", "\(name)")
+        }
+    }
 }
