@@ -14,10 +14,13 @@ TEST_OUTPUT ?= test-output
 run: setup-run release
 	.build/release/earshot serve --port $(PORT) $(if $(AUDIO),--audio-output $(AUDIO)) $(if $(LAN),--lan)
 
-test: setup-test build
-	$(MAKE) swift-test
-	$(MAKE) browser-test
-	$(MAKE) host-test
+# The tests, and what they run (Chromium, PulseAudio, the Swift toolchain), put their temporary files in
+# a folder of this run's own, removed when it ends, passed or failed: a run left ~100 directories in /tmp
+# (Chromium's singleton folders, PulseAudio's runtime folders, the toolchain's TemporaryDirectory.*).
+test: setup-test
+	@scratch=$$(mktemp -d /tmp/earshot-make-test.XXXXXX) && export TMPDIR=$$scratch && \
+	    $(MAKE) build && $(MAKE) swift-test && $(MAKE) browser-test && $(MAKE) host-test; \
+	    status=$$?; rm -rf "$$scratch"; exit $$status
 
 setup-run:
 	@scripts/setup.sh run

@@ -22,6 +22,7 @@ import Testing
         let url = server.url("/cover.bmp").absoluteString
         let key = try #require(ArtworkAddress.key(for: url))
         let directory = TemporaryDirectory()
+        defer { directory.remove() }
         let artwork = cache(directory, knows: [url])
 
         // Several clients asking at once share one fetch.
@@ -53,7 +54,9 @@ import Testing
         server.set("/wide.bmp", .init(headers: ["Content-Type": "image/bmp"], body: GeneratedImage.bmp(width: 300, height: 150)))
         let url = server.url("/wide.bmp").absoluteString
         let key = try #require(ArtworkAddress.key(for: url))
-        let artwork = cache(TemporaryDirectory(), knows: [url])
+        let directory = TemporaryDirectory()
+        defer { directory.remove() }
+        let artwork = cache(directory, knows: [url])
         _ = await artwork.image(key: key, size: 96)
         func size(_ kept: Int) throws -> [Int] {
             try JPEG.size(Data(contentsOf: artwork.file(key, kept))).map { [$0.0, $0.1] } ?? []
@@ -70,7 +73,9 @@ import Testing
         server.set("/drawing.svg", .init(text: #"<svg xmlns="http://www.w3.org/2000/svg" width="10" height="10"/>"#,
                                          contentType: "image/svg+xml"))
         let urls = ["/missing.jpg", "/page.jpg", "/drawing.svg"].map { server.url($0).absoluteString }
-        let artwork = cache(TemporaryDirectory(), knows: urls)
+        let directory = TemporaryDirectory()
+        defer { directory.remove() }
+        let artwork = cache(directory, knows: urls)
         for url in urls {
             let key = try #require(ArtworkAddress.key(for: url))
             #expect(await artwork.image(key: key, size: 256) == .original(url), "\(url)")
@@ -83,10 +88,12 @@ import Testing
     }
 
     @Test func unknownKeysAndSizesAreRefused() async throws {
-        let artwork = cache(TemporaryDirectory(), knows: [])
+        let directory = TemporaryDirectory(), other = TemporaryDirectory()
+        defer { directory.remove(); other.remove() }
+        let artwork = cache(directory, knows: [])
         #expect(await artwork.image(key: "0123456789abcdef", size: 96) == .unknown)
         #expect(await artwork.image(key: "../../etc/passwd", size: 96) == .unknown)
-        let known = cache(TemporaryDirectory(), knows: ["http://127.0.0.1:9/a.jpg"])
+        let known = cache(other, knows: ["http://127.0.0.1:9/a.jpg"])
         #expect(await known.image(key: ArtworkAddress.key(for: "http://127.0.0.1:9/a.jpg")!, size: 100) == .unknown)
     }
 }

@@ -41,6 +41,7 @@ import TestSupport
     /// A feed larger than a chunk (and `FeedTape`'s threshold), whose items straddle chunk ends.
     @Test func readsAFeedOfManyChunks() async throws {
         let directory = TemporaryDirectory()
+        defer { directory.remove() }
         let file = directory.url.appendingPathComponent("big.xml")
         var xml = "\n\n  <?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<rss><channel><title>Big</title>\n"
         for index in 0..<3_000 {
@@ -64,6 +65,7 @@ import TestSupport
     /// Lines in a recovery warning count from the file's first line, leading blank lines included.
     @Test func countsLinesFromTheFilesStart() throws {
         let directory = TemporaryDirectory()
+        defer { directory.remove() }
         let file = directory.url.appendingPathComponent("broken.xml")
         let xml = "\n\n\n<rss><channel><title>T</title>\n<item><title>A &gtgt; B</title><enclosure url=\"https://x.example/a.mp3\" type=\"audio/mpeg\"/></item></channel></rss>"
         try Data(xml.utf8).write(to: file)
@@ -74,6 +76,7 @@ import TestSupport
 
     @Test func failsClearlyOnFilesThatAreNoFeed() throws {
         let directory = TemporaryDirectory()
+        defer { directory.remove() }
         let empty = directory.url.appendingPathComponent("empty.xml")
         try Data("  \n ".utf8).write(to: empty)
         #expect(throws: FeedError.empty) { try FeedParser.parse(contentsOf: empty) }
@@ -88,6 +91,7 @@ import TestSupport
     /// are the file's name, not an address's escapes.
     @Test func opensAFileWhateverItsName() throws {
         let directory = TemporaryDirectory()
+        defer { directory.remove() }
         let xml = "<rss><channel><title>Named</title><item><title>A</title><enclosure url=\"https://x.example/a.mp3\"/></item></channel></rss>"
         for name in ["with space.xml", "100%20 percent.xml", "Übersicht – ünïcode.xml"] {
             let file = directory.url.appendingPathComponent(name)

@@ -74,6 +74,7 @@ struct SplitReadTests {
     @Test("a split read's early thread is let go whatever the file turns out to be", .timeLimit(.minutes(1)))
     func earlyThreadIsLetGo() throws {
         let directory = TemporaryDirectory()
+        defer { directory.remove() }
         let items = (0..<1_500).map { Self.item($0, notes: "text") }
         let cases: [(String, Data)] = [
             ("undeclared entity late", Self.feed(items.joined() + "<item><title>&nbsp;</title></item>")),
