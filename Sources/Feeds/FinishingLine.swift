@@ -94,8 +94,8 @@ final class FinishingLine: @unchecked Sendable {
             }
             return nil
         }
-        guard let (number, taken, baseURL) = taken else { return false }
-        var draft = taken
+        guard let (number, waiting, baseURL) = taken else { return false }
+        var draft = waiting  // finishing moves its values into the item
         let item = draft.finished(keepingItemsWithoutEnclosure: keepsItemsWithoutEnclosure, baseURL: baseURL,
                                   scratch: &scratch)
         state.withLock { state in

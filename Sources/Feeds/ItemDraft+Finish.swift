@@ -9,8 +9,9 @@ extension ItemDraft {
     /// `details.notes`, here or beside the parse); nil when the item has nothing to play (unless such
     /// items are wanted) or nothing that could identify it across refreshes (no guid, enclosure or link).
     ///
-    /// The draft's values move into the item (`take`, `swap`): copied, each string and array was retained
-    /// here and released again with the draft. Only its notes buffers are left to reuse.
+    /// The draft's title, link, episode enclosure and details move into the item (`take`, `swap`): copied,
+    /// each string and array was retained here and released again with the draft. The draft is done
+    /// with afterwards; only its notes buffers are reused.
     mutating func finish(keepingItemsWithoutEnclosure keepAll: Bool, baseURL: URL) -> (item: FeedItem, html: NotesSource?)? {
         // The first enclosure among the most playable ones is the episode; an image or a document is not.
         if media == nil, !keepAll { return nil }
