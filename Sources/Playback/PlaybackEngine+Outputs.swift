@@ -50,6 +50,10 @@ extension PlaybackEngine {
         let decision = OutputDecision.afterChange(before: state.outputs, after: all, chosen: state.output,
                                                   active: resilience.activeOutput, playing: loaded && state.isPlaying)
         state.outputs = all
+        // The whole change is made, and sent, before the position is saved: the save waits, and while it
+        // does anyone reading the state saw it paused without the notice saying why (a full test run
+        // caught that once).
+        var pausedForLoss = false
         switch decision {
         case .keep:
             break
@@ -58,7 +62,7 @@ extension PlaybackEngine {
             if pause {
                 setPaused(true)
                 resilience.pausedForLostOutput = true
-                await savePosition(force: true)
+                pausedForLoss = true
             }
             if let notice { state.notice = notice }
         case .restore(let device):
@@ -71,5 +75,6 @@ extension PlaybackEngine {
             }
         }
         publishState()
+        if pausedForLoss { await savePosition(force: true) }
     }
 }
