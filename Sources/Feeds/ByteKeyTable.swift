@@ -66,3 +66,104 @@ struct ByteKeyTable<Value: Sendable>: Sendable {
         }
     }
 }
+
+/// A fixed table keyed by names of up to 16 bytes under a one-byte tag, each name packed into two
+/// words (`pack`): a lookup is a multiply, a shift and three compares, with no byte-at-a-time hash and
+/// no `memcmp` (the vocabulary's element names, looked up once an element: `NameCache`). Built once
+/// for the process.
+struct PackedNameTable<Value: Sendable>: Sendable {
+    private struct Slot: Sendable {
+        var low: UInt64
+        var high: UInt64
+        /// The key's tag, or `empty`.
+        var tag: UInt16
+        var value: Value?
+    }
+
+    private static var empty: UInt16 { 0x100 }
+    private let slots: [Slot]
+    private let shift: UInt64
+
+    /// A name's bytes, little-endian, zeros after the last: a name holds no NUL, so two names pack
+    /// alike only when they are the same.
+    struct Packed: Equatable {
+        var low: UInt64
+        var high: UInt64
+    }
+
+    /// Keys longer than 16 bytes are left out (the caller looks those up elsewhere).
+    init(_ entries: [(tag: UInt8, key: String, value: Value)]) {
+        var size = 16
+        while size < entries.count * 4 { size *= 2 }
+        shift = UInt64(64 - size.trailingZeroBitCount)
+        var slots = [Slot](repeating: Slot(low: 0, high: 0, tag: Self.empty, value: nil), count: size)
+        for entry in entries {
+            let bytes = Array(entry.key.utf8)
+            guard bytes.count <= 16 else { continue }
+            let packed = bytes.withUnsafeBufferPointer { Self.pack($0)! }
+            var index = Self.slot(entry.tag, packed, shift: shift)
+            while slots[index].tag != Self.empty {
+                precondition(slots[index].tag != UInt16(entry.tag) || slots[index].low != packed.low || slots[index].high != packed.high,
+                             "\(entry.key) twice under one tag")
+                index = (index + 1) & (size - 1)
+            }
+            slots[index] = Slot(low: packed.low, high: packed.high, tag: UInt16(entry.tag), value: entry.value)
+        }
+        self.slots = slots
+    }
+
+    @inline(__always)
+    private static func slot(_ tag: UInt8, _ packed: Packed, shift: UInt64) -> Int {
+        let mixed = (packed.low &* 0x9E37_79B9_7F4A_7C15) ^ (packed.high &* 0xC2B2_AE3D_27D4_EB4F) ^ UInt64(tag)
+        return Int(truncatingIfNeeded: ((mixed ^ mixed >> 31) &* 0xBF58_476D_1CE4_E5B9) >> shift)
+    }
+
+    /// `bytes` packed, or nil when longer than 16.
+    static func pack(_ bytes: UnsafeBufferPointer<UInt8>) -> Packed? {
+        guard bytes.count <= 16 else { return nil }
+        var packed = Packed(low: 0, high: 0)
+        for (offset, byte) in bytes.enumerated() {
+            if offset < 8 {
+                packed.low |= UInt64(byte) << (UInt64(offset) << 3)
+            } else {
+                packed.high |= UInt64(byte) << (UInt64(offset - 8) << 3)
+            }
+        }
+        return packed
+    }
+
+    /// The NUL-terminated name at `name` packed and its length, or nil when it is longer than 16 bytes.
+    @inline(__always)
+    static func pack(terminated name: UnsafePointer<UInt8>) -> (packed: Packed, length: Int)? {
+        var packed = Packed(low: 0, high: 0)
+        var length = 0
+        while length < 8 {
+            let byte = name[length]
+            if byte == 0 { return (packed, length) }
+            packed.low |= UInt64(byte) << (UInt64(length) << 3)
+            length += 1
+        }
+        while length < 16 {
+            let byte = name[length]
+            if byte == 0 { return (packed, length) }
+            packed.high |= UInt64(byte) << (UInt64(length - 8) << 3)
+            length += 1
+        }
+        return name[16] == 0 ? (packed, 16) : nil
+    }
+
+    /// The value stored for `packed` under `tag`, or nil.
+    @inline(__always)
+    func value(tag: UInt8, _ packed: Packed) -> Value? {
+        slots.withUnsafeBufferPointer { slots in
+            let mask = slots.count - 1
+            var index = Self.slot(tag, packed, shift: shift)
+            while true {
+                let slot = slots[index]
+                if slot.low == packed.low, slot.high == packed.high, slot.tag == UInt16(tag) { return slot.value }
+                if slot.tag == Self.empty { return nil }
+                index = (index + 1) & mask
+            }
+        }
+    }
+}

@@ -58,6 +58,13 @@ enum FeedVocabulary {
         nameTable.value(tag: namespace.rawValue, localName) ?? .unknown
     }
 
+    /// The same on a name of up to 16 bytes packed (`PackedNameTable.pack`): most names, found without
+    /// hashing their bytes one at a time.
+    @inline(__always)
+    static func element(in namespace: FeedNamespace, packed: PackedNameTable<FeedElement>.Packed) -> FeedElement {
+        packedNameTable.value(tag: namespace.rawValue, packed) ?? .unknown
+    }
+
     /// The namespace a URI names, as feeds write it: any case, `http://` or `https://` or none, trailing
     /// slashes.
     static func namespace(uri: String) -> FeedNamespace {
@@ -100,6 +107,10 @@ enum FeedVocabulary {
 
     private static let uriTable = ByteKeyTable(uris.map { (tag: 0, key: $0.key, value: $0.value) })
     private static let nameTable = ByteKeyTable(names.flatMap { namespace, names in
+        names.map { (tag: namespace.rawValue, key: $0.key, value: $0.value) }
+    })
+    /// The names of up to 16 bytes again (`element(in:packed:)`).
+    private static let packedNameTable = PackedNameTable(names.flatMap { namespace, names in
         names.map { (tag: namespace.rawValue, key: $0.key, value: $0.value) }
     })
 

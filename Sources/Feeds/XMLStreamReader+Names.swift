@@ -1,4 +1,5 @@
 import CLibXML2
+import EarshotCore
 import FoundationEssentials
 #if canImport(Glibc)
 import Glibc
@@ -13,18 +14,31 @@ import Glibc
 /// `XMLFastScan` hands over each declaration's own, and feeds such as giantbomb's declare
 /// `xmlns:itunes` again on every element).
 struct NameCache {
-    /// The URIs met so far (a feed declares a handful and names dozens of elements in each), their
-    /// namespaces, and where each was last handed over: the next element of a namespace mostly points at
-    /// the same bytes (libxml2 interns URIs, `XMLFastScan` hands over its declaration's), found without
-    /// measuring and comparing them. The bytes stay put for the parse, which this cache lives for.
-    /// Three arrays, not one of structs: looking through those copied each, retaining its URI.
-    private var uris: [[UInt8]] = []
-    private var namespaces: [FeedNamespace] = []
-    private var seenAt: [UnsafePointer<xmlChar>] = []
+    /// The URIs met so far (a feed declares a handful and names dozens of elements in each) and their
+    /// namespaces. A URI is kept by where its bytes lie, which stay put for the parse this cache lives
+    /// for: the next element of a namespace mostly points at the same bytes (libxml2 interns URIs,
+    /// `XMLFastScan` hands over its declaration's), found without measuring and comparing them; a URI
+    /// declared again elsewhere (giantbomb's `xmlns:itunes` on every element) is found by its bytes, and
+    /// its new place kept. Plain values, one array: nothing retained, one allocation a parse.
+    private var seen: [SeenURI] = []
+
+    private struct SeenURI {
+        var at: UnsafePointer<xmlChar>
+        var length: Int
+        var namespace: FeedNamespace
+    }
 
     /// The element for a SAX event's names.
     mutating func element(localName: UnsafePointer<xmlChar>, prefix: UnsafePointer<xmlChar>?,
                           namespaceURI: UnsafePointer<xmlChar>?) -> FeedElement {
+        // Most names are 16 bytes or fewer: packed as they are measured, and found by their words.
+        if let (packed, _) = PackedNameTable<FeedElement>.pack(terminated: localName) {
+            if let namespaceURI { return FeedVocabulary.element(in: namespace(namespaceURI), packed: packed) }
+            // No colon (the undeclared-prefix rule below): a name in no namespace, RSS 2.0's.
+            if prefix == nil, ByteWord.equal(packed.low, UInt8(ascii: ":")) | ByteWord.equal(packed.high, UInt8(ascii: ":")) == 0 {
+                return FeedVocabulary.element(in: .rss, packed: packed)
+            }
+        }
         let name = UnsafeBufferPointer(start: localName, count: Int(xmlStrlen(localName)))
         if let namespaceURI { return FeedVocabulary.element(in: namespace(namespaceURI), localName: name) }
         // A prefix without a namespace is an undeclared one ("itunes:duration" with no xmlns:itunes).
@@ -43,20 +57,22 @@ struct NameCache {
     }
 
     private mutating func namespace(_ uri: UnsafePointer<xmlChar>) -> FeedNamespace {
-        if let index = seenAt.firstIndex(of: uri) { return namespaces[index] }
-        let length = Int(xmlStrlen(uri))
-        for index in uris.indices where uris[index].count == length
-            && uris[index].withUnsafeBufferPointer({ memcmp($0.baseAddress!, uri, length) == 0 }) {
-            seenAt[index] = uri
-            return namespaces[index]
+        let count = seen.count
+        if let found = seen.withUnsafeBufferPointer({ seen in (0..<count).first { seen[$0].at == uri } }) {
+            return seen[found].namespace
         }
-        let bytes = UnsafeBufferPointer(start: uri, count: length)
-        let namespace = FeedVocabulary.namespace(uri: bytes)
+        let length = Int(xmlStrlen(uri))
+        if let found = seen.withUnsafeBufferPointer({ seen in
+            (0..<count).first { seen[$0].length == length && memcmp(seen[$0].at, uri, length) == 0 }
+        }) {
+            seen[found].at = uri
+            return seen[found].namespace
+        }
+        let namespace = FeedVocabulary.namespace(uri: UnsafeBufferPointer(start: uri, count: length))
         // A hostile document can declare a URI per element: past a few dozen, classify without keeping.
-        if uris.count < 32 {
-            uris.append(Array(bytes))
-            namespaces.append(namespace)
-            seenAt.append(uri)
+        if count < 32 {
+            if count == 0 { seen.reserveCapacity(16) }
+            seen.append(SeenURI(at: uri, length: length, namespace: namespace))
         }
         return namespace
     }

@@ -58,6 +58,8 @@ import Testing
         var random = SplitMix64(seed: 77)
         for name in all {
             var candidates = [name, name.uppercased(), String(name.dropLast()), name + "s", "x" + name, String(name.dropFirst()), ""]
+            // Lengthened to 15, 16 and 17 bytes: either side of what a name packs into.
+            candidates += (15...17).map { name + String(repeating: "_", count: max(0, $0 - name.utf8.count)) }
             candidates.append(String(name.map { random.next() % 3 == 0 ? Character($0.uppercased()) : $0 }))
             for namespace in namespaces {
                 for candidate in candidates {
@@ -66,6 +68,18 @@ import Testing
                     let found = bytes.withUTF8 { FeedVocabulary.element(in: namespace, localName: $0) }
                     #expect(found == expected, "\(namespace) \(candidate)")
                     reached.insert(found)
+                    // The packed table (names of up to 16 bytes), packed from a buffer and from a NUL-terminated name.
+                    let packed = bytes.withUTF8 { PackedNameTable<FeedElement>.pack($0) }
+                    let terminated = candidate.withCString { name in
+                        name.withMemoryRebound(to: UInt8.self, capacity: candidate.utf8.count + 1) {
+                            PackedNameTable<FeedElement>.pack(terminated: $0)
+                        }
+                    }
+                    #expect((packed == nil) == (candidate.utf8.count > 16) && terminated?.packed == packed, "\(candidate)")
+                    #expect(terminated.map { $0.length } ?? 17 == min(candidate.utf8.count, 17), "\(candidate)")
+                    if let packed {
+                        #expect(FeedVocabulary.element(in: namespace, packed: packed) == expected, "packed: \(namespace) \(candidate)")
+                    }
                 }
             }
         }
