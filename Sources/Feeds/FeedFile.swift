@@ -66,8 +66,7 @@ final class FeedFile {
         let whole = UnsafeRawBufferPointer(rebasing: buffer[..<filled])
         let start = whole.firstIndex { !isASCIIWhitespace($0) } ?? filled
         skippedLines = whole[..<start].reduce(0) { $0 + ($1 == 0x0A ? 1 : 0) }
-        started = true
-        head = Array(whole[start...].prefix(Self.headSize))
+        started = true  // `head` stays empty: a document read whole is read again with `next` if libxml2 is to read it
         guard start < filled else {
             buffer.deallocate()
             return nil
