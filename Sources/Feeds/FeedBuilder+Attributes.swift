@@ -23,7 +23,7 @@ extension FeedBuilder {
             pendingFunding = source.attribute("url").flatMap { FeedValues.resolve($0, against: baseURL) }
                 .map { FeedLink(url: $0) }
         case .channelPerson:
-            pendingPerson = Self.person(source, baseURL: baseURL)
+            Self.person(source, baseURL: baseURL, into: &pendingPerson)
         default:
             item?.store(field, attributes: source, baseURL: baseURL)
         }
@@ -47,13 +47,16 @@ extension FeedBuilder {
 
     /// A `podcast:person` from its attributes; the name (its text) comes later. Role and group are
     /// case-insensitive in the namespace's taxonomy, so they are kept lowercased.
-    static func person(_ source: some FeedElementSource, baseURL: URL) -> FeedPerson {
+    ///
+    /// Made where it is kept (`pending`): made and then stored, each person was copied (five strings
+    /// retained) and the original released.
+    static func person(_ source: some FeedElementSource, baseURL: URL, into pending: inout FeedPerson?) {
         let found = source.attributes("role", "group", "href", "img")
         let keyword = { (value: UnsafeBufferPointer<UInt8>) in
             nonEmpty(AttributeValues.text(value).trimmingASCIIWhitespace().asciiLowercased())
         }
         let address = { (value: UnsafeBufferPointer<UInt8>) in FeedValues.resolve(AttributeValues.text(value), against: baseURL) }
-        return FeedPerson(name: "", role: found.first.flatMap(keyword), group: found.second.flatMap(keyword),
-                          href: found.third.flatMap(address), img: found.fourth.flatMap(address))
+        pending = FeedPerson(name: "", role: found.first.flatMap(keyword), group: found.second.flatMap(keyword),
+                             href: found.third.flatMap(address), img: found.fourth.flatMap(address))
     }
 }

@@ -81,9 +81,10 @@ struct FeedBuilder {
             return
         }
         defer { spareNotes = draft.notes }
-        if let finished = draft.finished(keepingItemsWithoutEnclosure: keepsItemsWithoutEnclosure, baseURL: baseURL,
-                                         scratch: &scratch) {
-            items.append(finished)
+        // Appended as it is returned (bound by `if let`, the item was copied and the original released).
+        var finished = draft.finished(keepingItemsWithoutEnclosure: keepsItemsWithoutEnclosure, baseURL: baseURL, scratch: &scratch)
+        if case .some = finished {
+            items.append(finished.take()!)
             deliverFullBatch()
         }
     }
@@ -165,9 +166,10 @@ struct FeedBuilder {
                 details.funding.append(funding)
             }
         case .channelPerson:
-            if var person = pendingPerson.take() {
-                person.name = FeedValues.squashedWhitespace(bytes: text)
-                details.persons.append(person)
+            // Named where it stands and moved into the list (`if var person = pendingPerson.take()` copied it).
+            if case .some = pendingPerson {
+                pendingPerson!.name = FeedValues.squashedWhitespace(bytes: text)
+                details.persons.append(pendingPerson.take()!)
             }
         default:
             item?.store(field, text, baseURL: baseURL)

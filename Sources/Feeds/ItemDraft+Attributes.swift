@@ -26,7 +26,7 @@ extension ItemDraft {
         case .atomContentType, .atomSummaryType:
             atomTextType = source.attribute("type")?.trimmingASCIIWhitespace().asciiLowercased() ?? "text"
         case .itemPerson:
-            pendingPerson = FeedBuilder.person(source, baseURL: baseURL)
+            FeedBuilder.person(source, baseURL: baseURL, into: &pendingPerson)
         case .podcastChapters:
             if let url = source.attribute("url").flatMap({ FeedValues.resolve($0, against: baseURL) }) {
                 details.chaptersURL = url

@@ -61,11 +61,13 @@ extension ItemDraft {
     /// The finished item with its notes sanitized (`finish`, then `ShowNotes`), or nil.
     mutating func finished(keepingItemsWithoutEnclosure keepAll: Bool, baseURL: URL,
                            scratch: inout HTMLSanitizer.Scratch) -> FeedItem? {
-        guard case (var item, let source)? = finish(keepingItemsWithoutEnclosure: keepAll, baseURL: baseURL) else { return nil }
-        if let html = source {
-            item.details.notes = withBytes(html) { ShowNotes.sanitize(bytes: $0, baseURL: baseURL, reusing: &scratch) }
+        // Changed where it stands and its item returned from it: bound to a new variable (`case (var item, …)?`),
+        // the item was copied, each of its strings and arrays retained, and the original released.
+        guard var result = finish(keepingItemsWithoutEnclosure: keepAll, baseURL: baseURL) else { return nil }
+        if let html = result.html {
+            result.item.details.notes = withBytes(html) { ShowNotes.sanitize(bytes: $0, baseURL: baseURL, reusing: &scratch) }
         }
-        return item
+        return result.item
     }
 
     func withBytes<R>(_ source: NotesSource, _ body: (UnsafeBufferPointer<UInt8>) -> R) -> R {

@@ -84,9 +84,9 @@ struct ItemDraft {
         case .itemEpisodeType:
             details.type = FeedValues.keyword(bytes: text, in: ["full", "trailer", "bonus"]) ?? details.type
         case .itemPerson:
-            if var person = pendingPerson.take() {
-                person.name = FeedValues.squashedWhitespace(bytes: text)
-                details.persons.append(person)
+            if case .some = pendingPerson {  // as the channel's (`FeedBuilder.store`): not copied
+                pendingPerson!.name = FeedValues.squashedWhitespace(bytes: text)
+                details.persons.append(pendingPerson.take()!)
             }
         case .itemSoundbite:
             if var soundbite = pendingSoundbite.take() {
