@@ -81,10 +81,8 @@ struct FeedBuilder {
             return
         }
         defer { spareNotes = draft.notes }
-        // Appended as it is returned (bound by `if let`, the item was copied and the original released).
-        var finished = draft.finished(keepingItemsWithoutEnclosure: keepsItemsWithoutEnclosure, baseURL: baseURL, scratch: &scratch)
-        if case .some = finished {
-            items.append(finished.take()!)
+        if draft.finish(keepingItemsWithoutEnclosure: keepsItemsWithoutEnclosure, baseURL: baseURL, appendingTo: &items,
+                        scratch: &scratch) {
             deliverFullBatch()
         }
     }

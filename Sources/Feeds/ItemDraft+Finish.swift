@@ -5,23 +5,26 @@ extension ItemDraft {
     /// Which raw show notes feed the summary and the sanitized notes.
     enum NotesSource { case plain, html, atomSummary }
 
-    /// The finished item and, when its notes are HTML, where that HTML is (the caller sanitizes it into
-    /// `details.notes`, here or beside the parse); nil when the item has nothing to play (unless such
-    /// items are wanted) or nothing that could identify it across refreshes (no guid, enclosure or link).
+    /// Appends the finished item to `items` and says, when its notes are HTML, where that HTML is (the
+    /// caller sanitizes it into `details.notes`); appends nothing when the item has nothing to play
+    /// (unless such items are wanted) or nothing that could identify it across refreshes (no guid,
+    /// enclosure or link).
     ///
     /// The draft's title, link, episode enclosure and details move into the item (`take`, `swap`): copied,
-    /// each string and array was retained here and released again with the draft. The draft is done
-    /// with afterwards; only its notes buffers are reused.
-    mutating func finish(keepingItemsWithoutEnclosure keepAll: Bool, baseURL: URL) -> (item: FeedItem, html: NotesSource?)? {
+    /// each string and array was retained here and released again with the draft. The item goes
+    /// straight into the list: returned in an optional and bound by the caller, it was copied twice
+    /// more. The draft is done with afterwards; only its notes buffers are reused.
+    mutating func finish(keepingItemsWithoutEnclosure keepAll: Bool, baseURL: URL,
+                         appendingTo items: inout [FeedItem]) -> (appended: Bool, html: NotesSource?) {
         // The first enclosure among the most playable ones is the episode; an image or a document is not.
-        if media == nil, !keepAll { return nil }
+        if media == nil, !keepAll { return (false, nil) }
         // A permalink is resolved only where it is used: as the link when the guid is a web address, and
         // as written (`earshot parse --json`). A guid that is no address ("podlove-2020-…", a UUID) went
         // through Foundation's URL resolution for nothing: 9,500 instructions an item.
         let permalinkIsLink = guidIsPermaLink && link == nil && guid.map(FeedValues.isWebAddress) == true
         let permalink = guidIsPermaLink && (permalinkIsLink || keepsSource)
             ? guid.flatMap { FeedValues.resolve($0, against: baseURL) } : nil
-        guard let identity = guid ?? media?.url ?? details.enclosures.first?.url ?? link else { return nil }
+        guard let identity = guid ?? media?.url ?? details.enclosures.first?.url ?? link else { return (false, nil) }
 
         // A plain text that is really HTML (an `itunes:summary` full of tags) counts as HTML.
         let plainIsHTML = hasPlain && notes.plain.withUnsafeBufferPointer(FeedValues.looksLikeHTML)
@@ -34,7 +37,8 @@ extension ItemDraft {
 
         let media = self.media.take()
         let url = media?.url ?? ""
-        var item = FeedItem(
+        // Made in the list and finished there: made in a variable, it was copied on its way in.
+        items.append(FeedItem(
             guid: identity,
             title: title.take() ?? Self.fileName(url.isEmpty ? details.enclosures.first?.url ?? "" : url) ?? "",
             summary: summary ?? "",
@@ -45,29 +49,37 @@ extension ItemDraft {
             published: pubDate ?? otherDate ?? updated,
             artworkURL: FeedValues.imageAddress(image ?? thumbnail, base: baseURL),
             // A guid that is an absolute web address and says it is a link is the episode's page.
-            link: link.take() ?? (permalinkIsLink ? permalink : nil))
-        swap(&item.details, &details)
-        if htmlSource == nil { item.details.notes = ShowNotes.paragraphs(plainText: item.summary) }
+            link: link.take() ?? (permalinkIsLink ? permalink : nil)))
+        let last = items.count - 1
+        swap(&items[last].details, &details)
+        if htmlSource == nil { items[last].details.notes = ShowNotes.paragraphs(plainText: items[last].summary) }
         if keepsSource {
             let raw: NotesSource? = hasHTML ? .html : plainIsHTML ? .plain : nil
-            item.rawHTML = raw.map { source in withBytes(source) { FeedValues.trimmed(bytes: $0) ?? "" } }
-            item.asWritten = FeedItemAsWritten(
+            items[last].rawHTML = raw.map { source in withBytes(source) { FeedValues.trimmed(bytes: $0) ?? "" } }
+            items[last].asWritten = FeedItemAsWritten(
                 guid: guid, permalink: permalink, title: writtenTitle,
                 description: hasPlain && !plainIsHTML ? String(decoding: notes.plain, as: UTF8.self) : nil)
         }
-        return (item, htmlSource)
+        return (true, htmlSource)
     }
 
-    /// The finished item with its notes sanitized (`finish`, then `ShowNotes`), or nil.
+    /// Appends the finished item with its notes sanitized (`finish`, then `ShowNotes`) to `items`;
+    /// false when there is none.
+    mutating func finish(keepingItemsWithoutEnclosure keepAll: Bool, baseURL: URL, appendingTo items: inout [FeedItem],
+                         scratch: inout HTMLSanitizer.Scratch) -> Bool {
+        let (appended, html) = finish(keepingItemsWithoutEnclosure: keepAll, baseURL: baseURL, appendingTo: &items)
+        if appended, let html {
+            items[items.count - 1].details.notes = withBytes(html) { ShowNotes.sanitize(bytes: $0, baseURL: baseURL, reusing: &scratch) }
+        }
+        return appended
+    }
+
+    /// The finished item with its notes sanitized, or nil (`FinishingLine`, an item at a time).
     mutating func finished(keepingItemsWithoutEnclosure keepAll: Bool, baseURL: URL,
                            scratch: inout HTMLSanitizer.Scratch) -> FeedItem? {
-        // Changed where it stands and its item returned from it: bound to a new variable (`case (var item, …)?`),
-        // the item was copied, each of its strings and arrays retained, and the original released.
-        guard var result = finish(keepingItemsWithoutEnclosure: keepAll, baseURL: baseURL) else { return nil }
-        if let html = result.html {
-            result.item.details.notes = withBytes(html) { ShowNotes.sanitize(bytes: $0, baseURL: baseURL, reusing: &scratch) }
-        }
-        return result.item
+        var one: [FeedItem] = []
+        guard finish(keepingItemsWithoutEnclosure: keepAll, baseURL: baseURL, appendingTo: &one, scratch: &scratch) else { return nil }
+        return one.removeLast()
     }
 
     func withBytes<R>(_ source: NotesSource, _ body: (UnsafeBufferPointer<UInt8>) -> R) -> R {
