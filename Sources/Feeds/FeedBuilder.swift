@@ -167,6 +167,7 @@ struct FeedBuilder {
             // Named where it stands and moved into the list (`if var person = pendingPerson.take()` copied it).
             if case .some = pendingPerson {
                 pendingPerson!.name = FeedValues.squashedWhitespace(bytes: text)
+                if details.persons.isEmpty { details.persons.reserveCapacity(4) }  // grown 1, 2, 4: three allocations
                 details.persons.append(pendingPerson.take()!)
             }
         default:

@@ -80,6 +80,7 @@ struct HTMLSanitizer {
         // The output is nearly always shorter than the input (attributes dropped, whitespace squashed).
         out.reserve(bytes.count + bytes.count / 8 + 64)
         stack.removeAll(keepingCapacity: true)
+        stack.reserveCapacity(8)  // notes nest a few deep (a list's item's link): grown from one, three allocations a feed
         stack.append(Open(element: .root, start: 0, contentStart: 0))
         let result = run()
         swap(&stack, &scratch.stack)

@@ -62,6 +62,8 @@ extension ItemDraft {
     /// none. The start is read from its bytes (an `&` makes it no time either way).
     private mutating func storeChapter(_ found: AttributeValues) {
         guard let start = found.first, let title = found.second else { return }
+        // Chapter lists run to a dozen or two: grown from one, a list of 11 took five allocations.
+        if details.chapters.isEmpty { details.chapters.reserveCapacity(16) }
         details.chapters.append(FeedChapter(start: FeedValues.duration(bytes: start), title: AttributeValues.text(title),
                                             href: found.third.flatMap { $0.isEmpty ? nil : AttributeValues.text($0) },
                                             image: found.fourth.flatMap { $0.isEmpty ? nil : AttributeValues.text($0) }))

@@ -86,6 +86,7 @@ struct ItemDraft {
         case .itemPerson:
             if case .some = pendingPerson {  // as the channel's (`FeedBuilder.store`): not copied
                 pendingPerson!.name = FeedValues.squashedWhitespace(bytes: text)
+                if details.persons.isEmpty { details.persons.reserveCapacity(4) }  // as the channel's
                 details.persons.append(pendingPerson.take()!)
             }
         case .itemSoundbite:
