@@ -21,6 +21,10 @@ struct NameCache {
     /// declared again elsewhere (giantbomb's `xmlns:itunes` on every element) is found by its bytes, and
     /// its new place kept. Plain values, one array: nothing retained, one allocation a parse.
     private var seen: [SeenURI] = []
+    /// The last URI looked up and its namespace: runs of elements share one (an item's `itunes:` fields,
+    /// a chapter list), found without a search.
+    private var lastAt: UnsafePointer<xmlChar>?
+    private var lastNamespace = FeedNamespace.other
 
     private struct SeenURI {
         var at: UnsafePointer<xmlChar>
@@ -57,6 +61,13 @@ struct NameCache {
     }
 
     private mutating func namespace(_ uri: UnsafePointer<xmlChar>) -> FeedNamespace {
+        if uri == lastAt { return lastNamespace }
+        let namespace = lookUp(uri)
+        (lastAt, lastNamespace) = (uri, namespace)
+        return namespace
+    }
+
+    private mutating func lookUp(_ uri: UnsafePointer<xmlChar>) -> FeedNamespace {
         let count = seen.count
         if let found = seen.withUnsafeBufferPointer({ seen in (0..<count).first { seen[$0].at == uri } }) {
             return seen[found].namespace
