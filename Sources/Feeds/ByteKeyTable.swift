@@ -91,7 +91,7 @@ struct PackedNameTable<Value: Sendable>: Sendable {
         var high: UInt64
     }
 
-    /// Keys longer than 16 bytes are left out (the caller looks those up elsewhere).
+    /// Keys of up to 16 bytes.
     init(_ entries: [(tag: UInt8, key: String, value: Value)]) {
         var size = 16
         while size < entries.count * 4 { size *= 2 }
@@ -99,8 +99,7 @@ struct PackedNameTable<Value: Sendable>: Sendable {
         var slots = [Slot](repeating: Slot(low: 0, high: 0, tag: Self.empty, value: nil), count: size)
         for entry in entries {
             let bytes = Array(entry.key.utf8)
-            guard bytes.count <= 16 else { continue }
-            let packed = bytes.withUnsafeBufferPointer { Self.pack($0)! }
+            guard let packed = bytes.withUnsafeBufferPointer({ Self.pack($0) }) else { preconditionFailure("\(entry.key): longer than 16 bytes") }
             var index = Self.slot(entry.tag, packed, shift: shift)
             while slots[index].tag != Self.empty {
                 precondition(slots[index].tag != UInt16(entry.tag) || slots[index].low != packed.low || slots[index].high != packed.high,

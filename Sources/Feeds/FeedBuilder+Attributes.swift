@@ -59,4 +59,13 @@ extension FeedBuilder {
         pending = FeedPerson(name: "", role: found.first.flatMap(keyword), group: found.second.flatMap(keyword),
                              href: found.third.flatMap(address), img: found.fourth.flatMap(address))
     }
+
+    /// The end of a `podcast:person` (the channel's or an item's): the person `person(_:baseURL:into:)`
+    /// made gets its name (the element's text) where it waits and is moved into `persons` — bound with
+    /// `if var person = pending.take()`, it was copied, five strings retained and released.
+    static func addPerson(_ pending: inout FeedPerson?, named text: UnsafeBufferPointer<UInt8>, to persons: inout [FeedPerson]) {
+        guard case .some = pending else { return }
+        pending!.name = FeedValues.squashedWhitespace(bytes: text)
+        persons.append(pending.take()!, firstRoom: 4)
+    }
 }

@@ -164,12 +164,7 @@ struct FeedBuilder {
                 details.funding.append(funding)
             }
         case .channelPerson:
-            // Named where it stands and moved into the list (`if var person = pendingPerson.take()` copied it).
-            if case .some = pendingPerson {
-                pendingPerson!.name = FeedValues.squashedWhitespace(bytes: text)
-                if details.persons.isEmpty { details.persons.reserveCapacity(4) }  // grown 1, 2, 4: three allocations
-                details.persons.append(pendingPerson.take()!)
-            }
+            Self.addPerson(&pendingPerson, named: text, to: &details.persons)
         default:
             item?.store(field, text, baseURL: baseURL)
         }
@@ -226,6 +221,16 @@ struct FeedBuilder {
 }
 
 func nonEmpty(_ value: String) -> String? { value.isEmpty ? nil : value }
+
+extension Array {
+    /// Appends `element`, first making room for `firstRoom` when the array is empty: the lists an item
+    /// or a podcast gathers (persons, chapters, enclosures) have a few elements, and grown from one a
+    /// step they took an allocation each time they doubled.
+    mutating func append(_ element: Element, firstRoom: Int) {
+        if isEmpty { reserveCapacity(firstRoom) }
+        append(element)
+    }
+}
 
 extension Optional {
     /// The value, leaving nil behind: moved out (swapped), not copied and then released — an item's

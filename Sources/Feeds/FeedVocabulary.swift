@@ -36,7 +36,7 @@ enum FeedElement: UInt8, CaseIterable, Sendable {
     case atomContent, atomSubtitle, atomIcon, atomLogo, atomAuthor, atomName
 }
 
-/// Name → element tables, looked up on a name's bytes (`ByteKeyTable`, built once for the process).
+/// Name → element tables, looked up on a name's bytes (`PackedNameTable`, `ByteKeyTable`, built once for the process).
 enum FeedVocabulary {
     static func element(namespaceURI: String?, localName: String) -> FeedElement {
         if let namespaceURI { return element(in: namespace(uri: namespaceURI), localName: localName) }
@@ -53,13 +53,15 @@ enum FeedVocabulary {
         return localName.withUTF8 { element(in: namespace, localName: $0) }
     }
 
-    /// The same on the name's UTF-8 bytes, where libxml2 left them.
+    /// The same on the name's UTF-8 bytes, where libxml2 left them: names of up to 16 bytes (all but a
+    /// few) packed into two words and found by them, longer ones in the byte table.
     static func element(in namespace: FeedNamespace, localName: UnsafeBufferPointer<UInt8>) -> FeedElement {
-        nameTable.value(tag: namespace.rawValue, localName) ?? .unknown
+        if let packed = PackedNameTable<FeedElement>.pack(localName) { return element(in: namespace, packed: packed) }
+        return longNameTable.value(tag: namespace.rawValue, localName) ?? .unknown
     }
 
-    /// The same on a name of up to 16 bytes packed (`PackedNameTable.pack`): most names, found without
-    /// hashing their bytes one at a time.
+    /// The same on a name of up to 16 bytes packed (`PackedNameTable.pack`), for a caller that packed
+    /// it as it measured it (`NameCache`).
     @inline(__always)
     static func element(in namespace: FeedNamespace, packed: PackedNameTable<FeedElement>.Packed) -> FeedElement {
         packedNameTable.value(tag: namespace.rawValue, packed) ?? .unknown
@@ -106,13 +108,13 @@ enum FeedVocabulary {
     }
 
     private static let uriTable = ByteKeyTable(uris.map { (tag: 0, key: $0.key, value: $0.value) })
-    private static let nameTable = ByteKeyTable(names.flatMap { namespace, names in
-        names.map { (tag: namespace.rawValue, key: $0.key, value: $0.value) }
-    })
-    /// The names of up to 16 bytes again (`element(in:packed:)`).
-    private static let packedNameTable = PackedNameTable(names.flatMap { namespace, names in
-        names.map { (tag: namespace.rawValue, key: $0.key, value: $0.value) }
-    })
+    /// The vocabulary's names under their namespaces: those of up to 16 bytes packed, the few longer ones
+    /// (`alternateEnclosure`) by their bytes.
+    private static let packedNameTable = PackedNameTable(nameEntries.filter { $0.key.utf8.count <= 16 })
+    private static let longNameTable = ByteKeyTable(nameEntries.filter { $0.key.utf8.count > 16 })
+    private static var nameEntries: [(tag: UInt8, key: String, value: FeedElement)] {
+        names.flatMap { namespace, names in names.map { (tag: namespace.rawValue, key: $0.key, value: $0.value) } }
+    }
 
     /// Known namespaces by URI, lowercased, without scheme and trailing slashes.
     private static let uris: [String: FeedNamespace] = [

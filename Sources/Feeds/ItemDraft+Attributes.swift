@@ -62,11 +62,11 @@ extension ItemDraft {
     /// none. The start is read from its bytes (an `&` makes it no time either way).
     private mutating func storeChapter(_ found: AttributeValues) {
         guard let start = found.first, let title = found.second else { return }
-        // Chapter lists run to a dozen or two: grown from one, a list of 11 took five allocations.
-        if details.chapters.isEmpty { details.chapters.reserveCapacity(16) }
+        // Chapter lists run to a dozen or two.
         details.chapters.append(FeedChapter(start: FeedValues.duration(bytes: start), title: AttributeValues.text(title),
                                             href: found.third.flatMap { $0.isEmpty ? nil : AttributeValues.text($0) },
-                                            image: found.fourth.flatMap { $0.isEmpty ? nil : AttributeValues.text($0) }))
+                                            image: found.fourth.flatMap { $0.isEmpty ? nil : AttributeValues.text($0) }),
+                                firstRoom: 16)
     }
 
     /// The end of a `podcast:alternateEnclosure`: kept when it gave at least one source.
@@ -117,8 +117,7 @@ extension ItemDraft {
         let playability = Self.playability(type: type, medium: medium)
         if playability > mediaPlayability { (media, mediaPlayability) = (enclosure, playability) }
         // Most items have one or two (an enclosure and a media:content): one allocation for both.
-        if details.enclosures.isEmpty { details.enclosures.reserveCapacity(2) }
-        details.enclosures.append(enclosure)
+        details.enclosures.append(enclosure, firstRoom: 2)
     }
 
     /// How likely an enclosure is the episode itself: 2 for audio or video, 1 for a type that does not

@@ -84,11 +84,7 @@ struct ItemDraft {
         case .itemEpisodeType:
             details.type = FeedValues.keyword(bytes: text, in: ["full", "trailer", "bonus"]) ?? details.type
         case .itemPerson:
-            if case .some = pendingPerson {  // as the channel's (`FeedBuilder.store`): not copied
-                pendingPerson!.name = FeedValues.squashedWhitespace(bytes: text)
-                if details.persons.isEmpty { details.persons.reserveCapacity(4) }  // as the channel's
-                details.persons.append(pendingPerson.take()!)
-            }
+            FeedBuilder.addPerson(&pendingPerson, named: text, to: &details.persons)
         case .itemSoundbite:
             if var soundbite = pendingSoundbite.take() {
                 soundbite.title = FeedValues.squashedWhitespace(bytes: text)

@@ -7,9 +7,10 @@ import Glibc
 
 /// Turns the current element's name into a `FeedElement` without building a String per element.
 ///
-/// The local name is looked up where libxml2 left it, in the vocabulary's process-wide byte table
-/// (`FeedVocabulary.element(in:localName:)`): no per-document table to fill and tear down, which cost
-/// the smallest feeds more than their names' lookups. The namespace URI is classified once per parse,
+/// The local name is looked up where libxml2 left it, in the vocabulary's process-wide tables
+/// (`FeedVocabulary.element(in:localName:)`; a name of up to 16 bytes packed into two words as it is
+/// measured): no per-document table to fill and tear down, which cost the smallest feeds more than
+/// their names' lookups. The namespace URI is classified once per parse,
 /// a feed's few URIs found again by their address, else by their bytes (libxml2 interns URIs, but
 /// `XMLFastScan` hands over each declaration's own, and feeds such as giantbomb's declare
 /// `xmlns:itunes` again on every element).
