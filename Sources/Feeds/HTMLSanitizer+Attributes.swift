@@ -265,14 +265,25 @@ extension HTMLSanitizer {
     /// What `range` of `bytes` holds that a URL would have decoded, dropped or escaped: `clean`, no
     /// control character and no `&` (nothing to decode or drop); `plain`, clean and no `"`, `<` or `>`
     /// either (written as it is); `escapedAsWritten`, not clean only for `&amp;`s and holding nothing else
-    /// to escape (decoded and escaped again it is these very bytes). One look, eight bytes a step
+    /// to escape (decoded and escaped again it is these very bytes). One look, sixteen bytes a step
     /// (addresses run to a hundred bytes and more), straight to each byte that matters.
+    ///
+    /// The last step may read past the range's end, within `bytes` (the notes go on after an attribute
+    /// value: at least its closing quote and the tag's `>`): what it finds there is not looked at. An
+    /// address was a few words and then a byte at a time to its end (400 instructions a link).
     static func look(_ bytes: UnsafeBufferPointer<UInt8>, _ range: Range<Int>)
         -> (clean: Bool, plain: Bool, escapedAsWritten: Bool) {
         var index = range.lowerBound
         var escapable = false, ampersands = false
         while index < range.upperBound {
-            if index + 8 <= range.upperBound {
+            if index + 16 <= bytes.count {
+                let block = ByteBlock.load(bytes, at: index)
+                let first = ByteBlock.Marks(ByteBlock.below(block, 0x20) .| ByteBlock.equal(block, 0x7F)
+                                            .| ByteBlock.escapable(block)).first
+                index += first
+                if index >= range.upperBound { break }  // nothing that matters before the end
+                if first == 16 { continue }
+            } else if index + 8 <= range.upperBound {
                 let word = ByteWord.load(bytes, at: index)
                 let hits = ByteWord.below(word, 0x20) | ByteWord.equal(word, 0x7F) | ByteWord.escapable(word)
                 if hits == 0 {

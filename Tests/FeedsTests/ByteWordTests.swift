@@ -21,7 +21,42 @@ struct ByteWordTests {
         }
     }
 
-    /// The sanitizer's look at a URL takes eight bytes a step: it must find exactly the addresses with a
+    /// Sixteen bytes a step: each test marks exactly the lanes its byte-by-byte definition holds for, and
+    /// the first mark is the first such byte (16 when there is none), whatever bytes the lanes hold.
+    @Test func blockTestsMatchTheirDefinitionsInEveryLane() {
+        var generator = SplitMix64(seed: 16)
+        var none = 0
+        for round in 0..<4_000 {
+            // Half the rounds from a few bytes that matter, so that blocks without a mark come up too.
+            let few: [UInt8] = [0x61, 0x61, 0x61, 0x20, 0x22, 0x7F, 0x80, 0xFF]
+            let bytes = (0..<16).map { _ -> UInt8 in
+                let pick = generator.next()
+                return round % 2 == 0 ? UInt8(truncatingIfNeeded: pick) : few[Int(pick % (pick % 16 == 0 ? 8 : 3))]
+            }
+            let block = bytes.withUnsafeBufferPointer { ByteBlock.load($0, at: 0) }
+            /// The first byte of `bytes` that `test` holds for, or 16; checked against the marks.
+            func expectMarks(_ marks: ByteBlock.Marks, _ test: (UInt8) -> Bool, _ label: String) {
+                let expected = bytes.firstIndex(where: test) ?? 16
+                #expect(marks.first == expected, "\(label) \(bytes)")
+                #expect(marks.isEmpty == (expected == 16), "\(label) \(bytes)")
+                for lane in 0..<16 {
+                    let word = lane < 8 ? marks.low : marks.high
+                    #expect((word >> (8 * UInt64(lane % 8)) & 0xFF == 0xFF) == test(bytes[lane]), "\(label) lane \(lane) \(bytes)")
+                }
+            }
+            for probe: UInt8 in [0x00, 0x20, 0x22, 0x7F, 0x80, 0xFF, bytes[0], bytes[15]] {
+                expectMarks(ByteBlock.Marks(ByteBlock.equal(block, probe)), { $0 == probe }, "equal \(probe)")
+            }
+            for limit: UInt8 in [1, 0x20, 0x21, 0x80] {
+                expectMarks(ByteBlock.Marks(ByteBlock.below(block, limit)), { $0 < limit }, "below \(limit)")
+            }
+            expectMarks(ByteBlock.Marks(ByteBlock.escapable(block)), { $0 == 0x22 || $0 == 0x26 || $0 == 0x3C || $0 == 0x3E }, "escapable")
+            if ByteBlock.Marks(ByteBlock.below(block, 0x21)).isEmpty { none += 1 }
+        }
+        #expect(none > 300, "blocks without a mark: \(none)")
+    }
+
+    /// The sanitizer's look at a URL takes sixteen bytes a step: it must find exactly the addresses with a
     /// control character or `&` anywhere (not clean), and among the others those with `"`, `<` or `>`
     /// (not plain: escaped when written), wherever the byte falls; an attribute name ends where
     /// browsers end it.
@@ -40,6 +75,11 @@ struct ByteWordTests {
             let expectedClean = !url[start...].contains { $0 < 0x20 || $0 == 0x7F || $0 == UInt8(ascii: "&") }
             #expect(clean == expectedClean)
             #expect(plain == (expectedClean && !url[start...].contains { $0 == 0x22 || $0 == 0x3C || $0 == 0x3E }))
+            // As in notes, where the value is followed by its quote and the rest of the tag: what follows the
+            // range (here bytes that would refuse or escape an address) is not looked at.
+            let followed = url + [0x22, 0x00, 0x26, 0x3C] + (0..<Int(generator.next() % 24)).map { _ in bytes[Int(generator.next() % UInt64(bytes.count))] }
+            let inNotes = followed.withUnsafeBufferPointer { HTMLSanitizer.look($0, start..<length) }
+            #expect(inNotes.clean == clean && inNotes.plain == plain, "\(url) followed by \(followed[length...])")
             if !clean { refused += 1 } else if !plain { escaped += 1 }
         }
         #expect(refused > 500 && refused < 19_500 && escaped > 200, "every outcome is exercised: \(refused) of 20,000 refused, \(escaped) escaped")
