@@ -18,7 +18,7 @@ final class FeedFile {
     let size: Int
     private(set) var head: [UInt8] = []
     private(set) var skippedLines = 0
-    private let descriptor: Int32
+    let descriptor: Int32
     /// The chunk buffer, allocated at the first `next` (a file read whole never needs its megabyte).
     private var buffer: UnsafeMutableRawBufferPointer?
     private var started = false
@@ -46,19 +46,16 @@ final class FeedFile {
     /// The whole document (leading whitespace skipped, as `next` skips it) read straight into a buffer
     /// of the caller's, which it deallocates, for `XMLFastScan`; nil when the file is empty, could not be
     /// read whole or grew meanwhile (the caller then reads it again with `next`, from a new `FeedFile`).
-    func readWhole() -> (buffer: UnsafeMutableRawBufferPointer, document: UnsafeMutableRawBufferPointer)? {
-        guard !started, size > 0 else { return nil }
-        let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: size + 1, alignment: 16)
-        var filled = 0
-        while filled <= size {
-            let wanted = size + 1 - filled
-            let count = read(descriptor, buffer.baseAddress! + filled, wanted)
-            if count < 0, errno == EINTR { continue }
-            guard count > 0 else { break }
-            filled += count
-            // A regular file reads short only at its end: no second call to be told so.
-            if count < wanted { break }
+    /// With `split`, a file of two chunks and more is read on its other thread too (`SharedRead`).
+    func readWhole(sharingWith split: SplitRead? = nil) -> (buffer: UnsafeMutableRawBufferPointer, document: UnsafeMutableRawBufferPointer)? {
+        guard !started, size > 0 else {
+            split?.shareRead(nil)
+            return nil
         }
+        let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: size + 1, alignment: 16)
+        let shared = split != nil && size >= 2 * SharedRead.chunkBytes ? SharedRead(descriptor, size: size, into: buffer) : nil
+        split?.shareRead(shared)
+        let filled = if let shared { shared.readAll() && endsAtSize() ? size : -1 } else { readAlone(into: buffer) }
         guard filled == size else {  // a read error, or the file changed size: not this way
             buffer.deallocate()
             return nil
@@ -72,6 +69,22 @@ final class FeedFile {
             return nil
         }
         return (buffer, UnsafeMutableRawBufferPointer(rebasing: buffer[start..<filled]))
+    }
+
+    /// Reads the file into `buffer` (which holds a byte more than `size`) on this thread; how many bytes
+    /// it held.
+    private func readAlone(into buffer: UnsafeMutableRawBufferPointer) -> Int {
+        var filled = 0
+        while filled <= size {
+            let wanted = size + 1 - filled
+            let count = read(descriptor, buffer.baseAddress! + filled, wanted)
+            if count < 0, errno == EINTR { continue }
+            guard count > 0 else { break }
+            filled += count
+            // A regular file reads short only at its end: no second call to be told so.
+            if count < wanted { break }
+        }
+        return filled
     }
 
     /// The next chunk (valid until the next call), or nil at the end of the file or on a read error

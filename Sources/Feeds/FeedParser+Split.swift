@@ -153,6 +153,11 @@ final class SplitRead: @unchecked Sendable {
     /// by the other thread (`points`).
     private var offsets: [Int] = []
     private let queue = DispatchQueue(label: "earshot-feed-pieces")
+    /// The file the calling thread reads with this thread's help, or nil: it reads alone. Set before
+    /// `readShared`.
+    private var sharedRead: SharedRead?
+    /// The calling thread began reading the file (`shareRead`), or called the other thread off.
+    private let readShared = Handoff()
     private let cancellation = Cancellation()
     /// The calling thread has the document, and where its second piece starts (`begin`), or called the
     /// other thread off.
@@ -199,6 +204,8 @@ final class SplitRead: @unchecked Sendable {
     /// other thread off and waits for it — and then waits for the context (`start`).
     init() {
         queue.async { [self] in
+            readShared.wait()
+            sharedRead?.help()
             documentRead.wait()
             // Called off (before or after `begin`): `cancellation`, not `closed`, which this thread does
             // not read (the calling thread may set it while this one looks).
@@ -222,12 +229,19 @@ final class SplitRead: @unchecked Sendable {
         }
     }
 
+    /// The calling thread reads the file with this thread's help (`read`), or alone (nil).
+    func shareRead(_ read: SharedRead?) {
+        sharedRead = read
+        readShared.give()
+    }
+
     /// The document is read (and will not move before `callOff`); its second piece starts at `first`.
     func begin(_ document: UnsafeRawBufferPointer, first: FirstPoint) {
         self.document = document
         self.first = first
         // At an item's start tag: rarely inside a CDATA section, as a `<` in the middle of notes is.
         checkHalf = Self.nextTag(first.name, in: document, from: document.count / 2) ?? document.count
+        readShared.give()  // a document not read from a file (`FeedParser.parse(_:)`) was read by nobody's help
         documentRead.give()
     }
 
@@ -323,6 +337,7 @@ final class SplitRead: @unchecked Sendable {
     func callOff() {
         closed = true
         cancellation.cancel()
+        readShared.give()
         documentRead.give()
         go.give()
         waitForEnd()

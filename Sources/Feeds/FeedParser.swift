@@ -141,7 +141,7 @@ public enum FeedParser {
     private static func scan(_ source: FeedFile, into builder: FeedBuilder) throws -> FeedContent? {
         // The other thread of a split read wakes while the file is read (waking it took 40–70 µs).
         let split = Threads.bySize.splits(size: source.size) ? SplitRead() : nil
-        guard let (buffer, document) = source.readWhole() else {
+        guard let (buffer, document) = source.readWhole(sharingWith: split) else {
             split?.callOff()
             return nil
         }
