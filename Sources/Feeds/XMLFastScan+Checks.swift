@@ -122,23 +122,22 @@ extension XMLFastScan {
             if index + 16 <= count {
                 // Sixteen bytes a step where the text is printable ASCII: as signed bytes, that is what
                 // is at least 0x20 (a byte from 0x80 up is negative), one comparison for the sixteen.
-                let block = document.loadUnaligned(fromByteOffset: index, as: SIMD16<Int8>.self)
-                if !any(block .< space) {
+                let marks = ByteBlock.Marks(ByteBlock.load(bytes, at: index) .< space)
+                if marks.isEmpty {
                     index += 16
                     continue
                 }
                 // Still ASCII, with a control byte (a line break of the notes or of an indented feed, most
                 // often): it passes when each is a tab, line feed or carriage return.
                 let first = ByteWord.load(bytes, at: index), second = ByteWord.load(bytes, at: index + 8)
-                if (first | second) & ByteWord.highs == 0 {
-                    let low = ByteWord.below(first, 0x20) | ByteWord.below(second, 0x20)
-                    if low == 0 || (Self.controls(first) | Self.controls(second)) == 0 {
-                        index += 16
-                        continue
-                    }
+                if (first | second) & ByteWord.highs == 0, (Self.controls(first) | Self.controls(second)) == 0 {
+                    index += 16
+                    continue
                 }
-            }
-            if index + 8 <= count {
+                // Straight to the first byte that is not printable ASCII (text with a letter from 0x80 up
+                // every few dozen bytes went there a byte a step, each step a look at sixteen).
+                index += marks.first
+            } else if index + 8 <= count {
                 // ASCII of characters XML allows: nothing at or above 0x80, nothing below 0x20 but tab,
                 // line feed and carriage return (a line of an indented feed is then one step or two).
                 let word = ByteWord.load(bytes, at: index)
