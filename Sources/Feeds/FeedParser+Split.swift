@@ -9,8 +9,8 @@ extension FeedParser {
     /// handler ends with every piece's items. As `XMLFastScan.read`, false when the document is one
     /// for libxml2.
     static func splitRead(_ document: UnsafeMutableRawBufferPointer, at first: SplitRead.FirstPoint,
-                          with split: SplitRead = SplitRead(), into builder: FeedBuilder) -> (FeedEvents, Bool) {
-        let handler = FeedEvents(builder: builder)
+                          with split: SplitRead = SplitRead(), into recipe: FeedBuilder.Recipe) -> (FeedEvents, Bool) {
+        let handler = FeedEvents(builder: FeedBuilder(recipe))
         split.begin(UnsafeRawBufferPointer(document), first: first)
         guard split.referencesAreReadable() else {
             split.callOff()

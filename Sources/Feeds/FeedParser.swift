@@ -69,21 +69,20 @@ public enum FeedParser {
     static func parse(_ data: Data, baseURL: URL, keepingItemsWithoutEnclosure: Bool = false,
                       keepingSourceText: Bool = false, into sink: (any FeedItemSink)? = nil,
                       threads: Threads, reading: Reading = .scanningFirst) throws -> FeedContent {
-        var builder = FeedBuilder(baseURL: baseURL, keepsItemsWithoutEnclosure: keepingItemsWithoutEnclosure,
-                                  keepsSourceText: keepingSourceText)
-        builder.sink = sink
+        let recipe = FeedBuilder.Recipe(baseURL: baseURL, keepsItemsWithoutEnclosure: keepingItemsWithoutEnclosure,
+                                         keepsSourceText: keepingSourceText, sink: sink)
         return try data.withUnsafeBytes { raw in
             let document = skippingLeadingWhitespace(raw)
             guard !document.isEmpty else { throw FeedError.empty }
             // libxml2 counts lines from where it starts reading: warnings count from the file's start.
             let skippedLines = raw[..<(raw.count - document.count)].reduce(0) { $0 + ($1 == 0x0A ? 1 : 0) }
 
-            var (content, fatal) = try read(document, into: builder, threads: threads, reading: reading)
+            var (content, fatal) = try read(document, into: recipe, threads: threads, reading: reading)
             // Mislabelled or mixed encodings and stray control characters: repair the bytes, read again.
             if let error = fatal, error.isInvalidCharacter, FeedEncoding.isASCIICompatible(document),
                let repair = FeedEncoding.repaired(document) {
                 try sink?.restart()
-                (content, fatal) = try repair.bytes.withUnsafeBytes { try read($0, into: builder, threads: threads, reading: reading) }
+                (content, fatal) = try repair.bytes.withUnsafeBytes { try read($0, into: recipe, threads: threads, reading: reading) }
                 content.warnings.insert(repair.warning, at: 0)
             }
             if let fatal { content.warnings.append(FeedWarning.recovered(from: fatal, skippedLines: skippedLines)) }
@@ -99,13 +98,12 @@ public enum FeedParser {
     /// takes one pass over the bytes anyway, and is rare. With `sink`, as `parse(_:baseURL:…)`.
     public static func parse(contentsOf file: URL, baseURL: URL? = nil, keepingItemsWithoutEnclosure: Bool = false,
                              keepingSourceText: Bool = false, into sink: (any FeedItemSink)? = nil) throws -> FeedContent {
-        var builder = FeedBuilder(baseURL: baseURL ?? file, keepsItemsWithoutEnclosure: keepingItemsWithoutEnclosure,
-                                  keepsSourceText: keepingSourceText)
-        builder.sink = sink
+        let recipe = FeedBuilder.Recipe(baseURL: baseURL ?? file, keepsItemsWithoutEnclosure: keepingItemsWithoutEnclosure,
+                                         keepsSourceText: keepingSourceText, sink: sink)
         var source = try FeedFile(file)
-        if source.size <= XMLFastScan.documentLimit, let content = try scan(source, into: builder) { return content }
+        if source.size <= XMLFastScan.documentLimit, let content = try scan(source, into: recipe) { return content }
         source = try FeedFile(file)  // read again, for libxml2
-        var (content, fatal) = try read(chunks: source.next, size: source.size, into: builder, threads: .bySize) {
+        var (content, fatal) = try read(chunks: source.next, size: source.size, into: recipe, threads: .bySize) {
             source.head.isEmpty ? nil : source.head
         }
         if let fatal, fatal.isInvalidCharacter, source.head.withUnsafeBytes(FeedEncoding.isASCIICompatible) {
@@ -118,7 +116,7 @@ public enum FeedParser {
     }
 
     /// One pass over the document: the podcast, and libxml2's first fatal error if it had to recover.
-    private static func read(_ document: UnsafeRawBufferPointer, into builder: FeedBuilder, threads: Threads,
+    private static func read(_ document: UnsafeRawBufferPointer, into recipe: FeedBuilder.Recipe, threads: Threads,
                              reading: Reading) throws -> (FeedContent, XMLStreamReader.Failure?) {
         if reading == .scanningFirst, document.count <= XMLFastScan.documentLimit {
             // The scan reads in place: a copy of the caller's bytes.
@@ -126,7 +124,7 @@ public enum FeedParser {
             let copy = UnsafeMutableRawBufferPointer.allocate(byteCount: document.count, alignment: 16)
             defer { copy.deallocate() }
             copy.copyMemory(from: document)
-            if let content = try scan(copy, into: builder, threads: threads, split: split) { return (content, nil) }
+            if let content = try scan(copy, into: recipe, threads: threads, split: split) { return (content, nil) }
         }
         var offset = 0
         return try read(chunks: {
@@ -134,11 +132,11 @@ public enum FeedParser {
             let length = min(XMLEventStream.chunkSize, document.count - offset)
             defer { offset += length }
             return UnsafeRawBufferPointer(rebasing: document[offset..<offset + length])
-        }, size: document.count, into: builder, threads: threads) { Array(document.prefix(FeedFile.headSize)) }
+        }, size: document.count, into: recipe, threads: threads) { Array(document.prefix(FeedFile.headSize)) }
     }
 
     /// A file read whole by `XMLFastScan`, or nil when it is one for libxml2 (as `scan(_:into:threads:)`).
-    private static func scan(_ source: FeedFile, into builder: FeedBuilder) throws -> FeedContent? {
+    private static func scan(_ source: FeedFile, into recipe: FeedBuilder.Recipe) throws -> FeedContent? {
         // The other thread of a split read wakes while the file is read (waking it took 40–70 µs).
         let split = Threads.bySize.splits(size: source.size) ? SplitRead() : nil
         guard let (buffer, document) = source.readWhole(sharingWith: split) else {
@@ -146,28 +144,28 @@ public enum FeedParser {
             return nil
         }
         defer { buffer.deallocate() }
-        return try scan(document, into: builder, threads: .bySize, split: split)
+        return try scan(document, into: recipe, threads: .bySize, split: split)
     }
 
     /// The document read by `XMLFastScan` (changing its bytes), or nil when it is one for libxml2; items
     /// a sink was handed on the way are taken back (`restart`) before libxml2 reads it from the start.
     /// `split`: the other thread of a split read, already started (when `threads` splits a document of
     /// this size); it is called off when the document has no pieces.
-    private static func scan(_ document: UnsafeMutableRawBufferPointer, into builder: FeedBuilder,
+    private static func scan(_ document: UnsafeMutableRawBufferPointer, into recipe: FeedBuilder.Recipe,
                              threads: Threads, split: SplitRead?) throws -> FeedContent? {
-        var builder = builder
-        builder.textIsValidUTF8 = true  // the scan checks every byte before it hands any over
+        var recipe = recipe
+        recipe.textIsValidUTF8 = true  // the scan checks every byte before it hands any over
         let handler: FeedEvents, read: Bool
         if let split, let first = SplitRead.firstPoint(UnsafeRawBufferPointer(document)) {
-            (handler, read) = splitRead(document, at: first, with: split, into: builder)
+            (handler, read) = splitRead(document, at: first, with: split, into: recipe)
         } else {
             split?.callOff()
-            (handler, read) = rules(size: document.count, into: builder, threads: threads) {
+            (handler, read) = rules(size: document.count, into: recipe, threads: threads) {
                 XMLFastScan.read(document, handler: $0)
             }
         }
         guard read else {
-            if handler.state.builder.handedToSink { try builder.sink?.restart() }
+            if handler.state.builder.handedToSink { try recipe.sink?.restart() }
             return nil
         }
         if let error = handler.error { throw error }
@@ -178,9 +176,9 @@ public enum FeedParser {
     /// The rules run over the events `read` hands the handler it is given: the rules themselves, or for a
     /// document of `size` bytes that `threads` tapes, a `FeedTape` replaying into them on a thread of its
     /// own (finished when `read` returns).
-    private static func rules<Outcome>(size: Int, into builder: FeedBuilder, threads: Threads,
+    private static func rules<Outcome>(size: Int, into recipe: FeedBuilder.Recipe, threads: Threads,
                                        _ read: (XMLEventHandler) -> Outcome) -> (FeedEvents, Outcome) {
-        let handler = FeedEvents(builder: builder)
+        let handler = FeedEvents(builder: FeedBuilder(recipe))
         let tape = threads.tapes(size: size) ? FeedTape(replayingInto: handler, handingOverAll: threads == .tapeHandingOver) : nil
         let outcome = read(tape ?? handler)
         tape?.finish()
@@ -196,10 +194,10 @@ public enum FeedParser {
 
     /// One pass over the chunks of a document of `size` bytes; `head` gives its first bytes once read
     /// (nil: the document was empty), for telling an HTML page or garbage from a feed.
-    private static func read(chunks: () -> UnsafeRawBufferPointer?, size: Int, into builder: FeedBuilder, threads: Threads,
+    private static func read(chunks: () -> UnsafeRawBufferPointer?, size: Int, into recipe: FeedBuilder.Recipe, threads: Threads,
                              head: () -> [UInt8]?) throws -> (FeedContent, XMLStreamReader.Failure?) {
         // Larger documents: libxml2 here, the rules beside it (`FeedTape`).
-        let (handler, errors) = rules(size: size, into: builder, threads: threads) {
+        let (handler, errors) = rules(size: size, into: recipe, threads: threads) {
             XMLEventStream.parse(chunks: chunks, handler: $0)
         }
         if let error = handler.error { throw error }

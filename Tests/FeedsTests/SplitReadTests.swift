@@ -11,7 +11,7 @@ struct SplitReadTests {
     /// The podcast read in pieces, and how many pieces the other thread's read counted; nil when the
     /// document is one for libxml2.
     static func split(_ data: Data) throws -> (content: FeedContent, apart: Int)? {
-        let builder = FeedBuilder(baseURL: FeedTapeTests.base, keepsItemsWithoutEnclosure: false, keepsSourceText: false)
+        let builder = FeedBuilder.Recipe(baseURL: FeedTapeTests.base, keepsItemsWithoutEnclosure: false, keepsSourceText: false)
         let copy = UnsafeMutableRawBufferPointer.allocate(byteCount: data.count, alignment: 16)
         defer { copy.deallocate() }
         copy.copyBytes(from: data)
