@@ -1,11 +1,11 @@
 /// Sixteen bytes at a time, in one vector register: `ByteWord`'s tests on twice the bytes a step, for the
 /// scanners whose runs are long (addresses, attribute values, tags' insides).
 ///
-/// The tests are written so that the compiler makes them single vector instructions on x86-64 (SSE2:
-/// `pcmpeqb`, `pminub`) and on ARM (NEON); the lanes are signed bytes because that is what a compare of
-/// two vectors is there. `Marks` takes a test's result back into two words, one byte of 0xFF for a lane
-/// that passed: the first mark is a count of trailing zero bits away, as with `ByteWord`'s masks. (The
-/// standard library's `any(_:)` of a mask was left as a call to a generic reduction, not inlined.)
+/// The tests are written so that the compiler makes them single vector instructions (checked on x86-64,
+/// SSE2: `pcmpeqb`, `pminub`); the lanes are signed bytes because that is what SSE2's compare of two
+/// vectors is. `Marks` takes a test's result back into two words, one byte of 0xFF for a lane that
+/// passed: the first mark is a count of trailing zero bits away, as with `ByteWord`'s masks. (The
+/// standard library's `any(_:)` of a mask was, in a function of its own, a call to a generic reduction.)
 public enum ByteBlock {
     public typealias Lanes = SIMD16<Int8>
     public typealias Mask = SIMDMask<Lanes>
