@@ -57,12 +57,6 @@ struct FeedBuilder {
     /// Items a sink is handed at once, at least (the last batch excepted).
     static let sinkBatch = 256
 
-    init(baseURL: URL, keepsItemsWithoutEnclosure: Bool, keepsSourceText: Bool) {
-        self.baseURL = baseURL
-        self.keepsItemsWithoutEnclosure = keepsItemsWithoutEnclosure
-        self.keepsSourceText = keepsSourceText
-    }
-
     /// What a parse makes its builder from. The parse hands this down to where its rules run and the
     /// builder is made there: a builder handed down was copied on the way (a reader that may fall back
     /// to another needs it twice), and a copy, even of an empty builder, retains each of its dozens of
@@ -78,10 +72,20 @@ struct FeedBuilder {
     }
 
     init(_ recipe: Recipe) {
-        self.init(baseURL: recipe.baseURL, keepsItemsWithoutEnclosure: recipe.keepsItemsWithoutEnclosure,
-                  keepsSourceText: recipe.keepsSourceText)
+        baseURL = recipe.baseURL
+        keepsItemsWithoutEnclosure = recipe.keepsItemsWithoutEnclosure
+        keepsSourceText = recipe.keepsSourceText
         sink = recipe.sink
         textIsValidUTF8 = recipe.textIsValidUTF8
+    }
+
+    /// The recipe for the builders that read a split read's later pieces (`SplitRead`), taken at the
+    /// first item: this builder's base for links as it stands there (an `xml:base` may have moved it),
+    /// its choices and its text's check, without its sink (the pieces' items are handed over with the
+    /// first piece's, by this builder).
+    var pieceRecipe: Recipe {
+        Recipe(baseURL: baseURL, keepsItemsWithoutEnclosure: keepsItemsWithoutEnclosure, keepsSourceText: keepsSourceText,
+               sink: nil, textIsValidUTF8: textIsValidUTF8)
     }
 
     mutating func beginItem(isAtom: Bool) {

@@ -188,10 +188,8 @@ final class SplitRead: @unchecked Sendable {
     private var closed = false
     private var context: XMLFastScan.Context?
     private var scopes: [FeedScope] = []
-    private var baseURL: URL?
-    private var keepsItemsWithoutEnclosure = false
-    private var keepsSourceText = false
-    private var textIsValidUTF8 = false
+    /// What the pieces' builders are made from (`FeedBuilder.pieceRecipe`, taken at the first item).
+    private var recipe: FeedBuilder.Recipe?
     /// The piece the calling thread is at the start of.
     private var arriving = 1
     /// Each piece's items, written by the other thread before `done`: nil for a piece that did not fit.
@@ -265,20 +263,15 @@ final class SplitRead: @unchecked Sendable {
         started = true
         self.context = context
         self.scopes = scopes
-        baseURL = builder.baseURL
-        keepsItemsWithoutEnclosure = builder.keepsItemsWithoutEnclosure
-        keepsSourceText = builder.keepsSourceText
-        textIsValidUTF8 = builder.textIsValidUTF8  // the scan's: it checks every byte it hands over
+        recipe = builder.pieceRecipe
         go.give()
     }
 
     /// Reads piece `piece` on the other thread: its items, or nil when it does not fit.
     private func read(_ piece: Int) -> [FeedItem]? {
-        guard let context, let baseURL else { return nil }
-        var builder = FeedBuilder(baseURL: baseURL, keepsItemsWithoutEnclosure: keepsItemsWithoutEnclosure,
-                                  keepsSourceText: keepsSourceText)
-        builder.textIsValidUTF8 = textIsValidUTF8
-        let events = FeedEvents(builder: builder)
+        guard let context, let recipe else { return nil }
+        let baseURL = recipe.baseURL
+        let events = FeedEvents(builder: FeedBuilder(recipe))
         events.state.walk = FeedWalk(pieceIn: scopes)
         events.cancellation = cancellation
         let isLast = piece == offsets.count
@@ -314,7 +307,7 @@ final class SplitRead: @unchecked Sendable {
     /// piece, or through everything left when something does not fit), or stops with the pieces read
     /// apart appended to `handler`'s items.
     func arrive(in context: XMLFastScan.Context, handler: FeedEvents) -> XMLFastScan.Meeting.Arrival {
-        guard started, context == self.context, handler.state.isBetweenItems(in: scopes, base: baseURL) else {
+        guard started, context == self.context, handler.state.isBetweenItems(in: scopes, base: recipe?.baseURL) else {
             callOff()
             return .readOn(Int.max)
         }
