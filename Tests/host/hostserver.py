@@ -327,8 +327,11 @@ class Client:
                                             "resumeOffer", "output", "error")} if last else None
         if last:
             summary["outputs"] = [o.get("name") for o in last.get("outputs", [])]
+        # The server's last log lines say what it was doing (a restarted mpv, a stalled device
+        # list): a rare timeout is then diagnosable from the run's output alone.
         raise AssertionError(f"timed out after {timeout} s waiting for {what or 'a matching message'}"
-                             f"{' (socket closed)' if self._closed else ''}; last state: {summary}")
+                             f"{' (socket closed)' if self._closed else ''}; last state: {summary}\n"
+                             f"server log (last lines):\n{self.server.log(15)}")
 
     def wait_state(self, predicate, timeout=10, after=None, what=None):
         """`wait_for` on `state` messages only."""
