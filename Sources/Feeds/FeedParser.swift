@@ -250,7 +250,11 @@ final class FeedEvents: XMLEventHandler {
         }
 
         mutating func characters(_ text: UnsafeBufferPointer<UInt8>) {
-            if walk.capture != nil { walk.text.append(contentsOf: text) }
+            walk.characters(text)
+        }
+
+        mutating func characters(inDocument text: UnsafeBufferPointer<UInt8>) {
+            walk.characters(inDocument: text)
         }
 
         mutating func finish() -> FeedContent {
@@ -305,6 +309,10 @@ final class FeedEvents: XMLEventHandler {
 
     func characters(_ text: UnsafeBufferPointer<UInt8>) {
         state.characters(text)
+    }
+
+    func characters(inDocument text: UnsafeBufferPointer<UInt8>) {
+        state.characters(inDocument: text)
     }
 
     func finish() -> FeedContent {

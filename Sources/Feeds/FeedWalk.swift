@@ -86,7 +86,12 @@ struct FeedWalk {
     /// The field whose element's text is being collected, and the stack depth that element sits at.
     var capture: TextField?
     var captureDepth = 0
+    /// The text collected so far, when it is not `textInDocument`.
     var text: [UInt8] = []
+    /// The text collected, when it is one piece of the document read (`characters(inDocument:)`): kept
+    /// where it stands, not copied (freakshow's notes are a megabyte; copying them into `text` was 5% of
+    /// its parse). Valid until the read ends, which is after the element's end uses it.
+    private var textInDocument: UnsafeBufferPointer<UInt8>?
     var sawRoot = false
     /// A piece of a split read after the first (`FeedParser+Split`), which may hold items only:
     /// anything it reads outside an item that a rule keeps (a channel's field after its items) marks it
@@ -149,7 +154,33 @@ struct FeedWalk {
         capture = field
         captureDepth = scopes.count
         text.removeAll(keepingCapacity: true)
+        textInDocument = nil
         scopes.append(.ignored)
+    }
+
+    /// Text of the document: collected when an element's text is being collected.
+    @inline(__always)
+    mutating func characters(_ piece: UnsafeBufferPointer<UInt8>) {
+        guard capture != nil else { return }
+        if textInDocument != nil { copyTextInDocument() }
+        text.append(contentsOf: piece)
+    }
+
+    /// Text that stays in the document until the read ends: the element's first piece is kept as a view.
+    @inline(__always)
+    mutating func characters(inDocument piece: UnsafeBufferPointer<UInt8>) {
+        guard capture != nil else { return }
+        if text.isEmpty, textInDocument == nil {
+            textInDocument = piece
+        } else {
+            characters(piece)
+        }
+    }
+
+    /// More than one piece: the first is copied after all, and the rest added to it.
+    private mutating func copyTextInDocument() {
+        if let piece = textInDocument { text.append(contentsOf: piece) }
+        textInDocument = nil
     }
 
     /// The end of the current element, `source`.
@@ -172,7 +203,15 @@ struct FeedWalk {
         let closed = scopes.removeLast()
         if let field = capture {
             if scopes.count == captureDepth {
-                if field.isItemNotes, builder.item != nil {
+                if let piece = textInDocument {
+                    // Read where it stands: notes kept as a view until their item ends, in the same read.
+                    if field.isItemNotes, builder.item != nil {
+                        builder.item?.storeNotes(field, inDocument: piece)
+                    } else {
+                        builder.store(field, piece)
+                    }
+                    textInDocument = nil
+                } else if field.isItemNotes, builder.item != nil {
                     builder.item?.storeNotes(field, taking: &text)  // megabytes of notes: handed over, not copied
                 } else {
                     text.withUnsafeBufferPointer { builder.store(field, $0) }
@@ -193,6 +232,7 @@ struct FeedWalk {
     /// Rebuilds a nested XHTML element as a bare tag (`<p>`, `</p>`): its structure survives into the show
     /// notes; its attributes (links included) do not.
     private mutating func appendTag(_ source: some FeedElementSource, closing: Bool) {
+        if textInDocument != nil { copyTextInDocument() }
         text.append(UInt8(ascii: "<"))
         if closing { text.append(UInt8(ascii: "/")) }
         source.appendLocalName(to: &text)

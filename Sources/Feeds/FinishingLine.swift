@@ -74,6 +74,8 @@ final class FinishingLine: @unchecked Sendable {
 
     /// Adds a draft read to its end (the rules' thread, in document order).
     func add(_ draft: ItemDraft, baseURL: URL) {
+        // Only a taped parse has a line, and a tape copies the text it replays: no draft on it holds a view.
+        assert(draft.htmlInDocument == nil, "a draft waiting on the line must own its notes")
         let size = Self.bytes(draft)
         state.withLock { state in
             state.slots.append(.waiting(draft, baseURL: baseURL))

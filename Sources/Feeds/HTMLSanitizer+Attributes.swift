@@ -13,6 +13,12 @@ struct AttributeScan {
     var reference: Range<Int>?
     var source: Range<Int>?
     var alternative: Range<Int>?
+    /// The address (`reference` or `source`) was found quoted and holding nothing `HTMLSanitizer.look`
+    /// stops at (a control character, `&`, `"`, `<`, `>`): it is written as it is (`look` is not needed).
+    var addressIsPlain = false
+
+    /// Which of the wanted values an attribute's is.
+    private enum Slot { case none, reference, source, alternative }
 
     init(wanted: Wanted) { self.wanted = wanted }
 
@@ -36,16 +42,24 @@ struct AttributeScan {
             let nameStart = cursor
             cursor += 1  // the first character may be `=`
             while cursor < count, !Self.endsName(bytes[cursor]) { cursor += 1 }
-            let name = nameStart..<cursor
+            let slot = wanted == .none ? .none : self.slot(of: nameStart..<cursor, in: bytes)
             while cursor < count, HTMLSanitizer.isSpace(bytes[cursor]) { cursor += 1 }
             var value = cursor..<cursor
+            var plain = false
             if cursor < count, bytes[cursor] == UInt8(ascii: "=") {
                 cursor += 1
                 while cursor < count, HTMLSanitizer.isSpace(bytes[cursor]) { cursor += 1 }
                 guard cursor < count else { return nil }
                 let quote = bytes[cursor]
                 if quote == UInt8(ascii: "\"") || quote == UInt8(ascii: "'") {
-                    guard let close = bytes.nextIndex(of: quote, from: cursor + 1) else { return nil }
+                    let close: Int
+                    if slot == .reference || slot == .source {
+                        guard let end = Self.closingQuote(quote, in: bytes, from: cursor + 1) else { return nil }
+                        (close, plain) = end
+                    } else {
+                        guard let end = bytes.nearIndex(of: quote, from: cursor + 1) else { return nil }
+                        close = end
+                    }
                     value = cursor + 1..<close
                     cursor = close + 1
                 } else {
@@ -56,8 +70,47 @@ struct AttributeScan {
                     value = valueStart..<cursor
                 }
             }
-            if wanted != .none { keep(name, value, in: bytes) }
+            switch slot {
+            case .reference:
+                reference = value
+                addressIsPlain = plain
+            case .source:
+                source = value
+                addressIsPlain = plain
+            case .alternative: alternative = value
+            case .none: break
+            }
         }
+    }
+
+    /// The closing `quote` of a value that may be an address, and whether the value before it is plain
+    /// (`addressIsPlain`): the look an address gets (`HTMLSanitizer.look`) made in the same steps as the
+    /// search for its end, sixteen bytes a step. An address looked at again after its quote was found
+    /// was two passes over it, each ending in a mispredicted branch (5% of freakshow's parse).
+    static func closingQuote(_ quote: UInt8, in bytes: UnsafeBufferPointer<UInt8>, from start: Int) -> (Int, plain: Bool)? {
+        var at = start
+        while at + 16 <= bytes.count {
+            let block = ByteBlock.load(bytes, at: at)
+            // `"` is escapable: for that quote the end is the first hit itself.
+            let hits = ByteBlock.Marks(ByteBlock.below(block, 0x20) .| ByteBlock.equal(block, 0x7F)
+                                       .| ByteBlock.escapable(block) .| ByteBlock.equal(block, quote))
+            if hits.isEmpty {
+                at += 16
+                continue
+            }
+            let first = at + hits.first
+            if bytes[first] == quote { return (first, true) }
+            return bytes.nextIndex(of: quote, from: first).map { ($0, false) }
+        }
+        var plain = true
+        while at < bytes.count {
+            let byte = bytes[at]
+            if byte == quote { return (at, plain) }
+            if byte < 0x20 || byte == 0x7F || byte == UInt8(ascii: "&") || byte == UInt8(ascii: "\"")
+                || byte == UInt8(ascii: "<") || byte == UInt8(ascii: ">") { plain = false }
+            at += 1
+        }
+        return nil
     }
 
     /// Whitespace, `/`, `>` and `=`: what ends an attribute's name (one bit each, 0x00–0x3F).
@@ -67,16 +120,18 @@ struct AttributeScan {
     @inline(__always)
     static func endsName(_ byte: UInt8) -> Bool { byte < 0x40 && nameEnds >> UInt64(byte) & 1 != 0 }
 
-    private mutating func keep(_ name: Range<Int>, _ value: Range<Int>, in bytes: UnsafeBufferPointer<UInt8>) {
+    /// Which wanted value the attribute named at `name` holds: the first of each name counts.
+    private func slot(of name: Range<Int>, in bytes: UnsafeBufferPointer<UInt8>) -> Slot {
         switch wanted {
         case .link:
-            if reference == nil, Self.named(name, "href", in: bytes) { reference = value }
+            if reference == nil, Self.named(name, "href", in: bytes) { return .reference }
         case .image:
-            if source == nil, Self.named(name, "src", in: bytes) { source = value }
-            else if alternative == nil, Self.named(name, "alt", in: bytes) { alternative = value }
+            if source == nil, Self.named(name, "src", in: bytes) { return .source }
+            if alternative == nil, Self.named(name, "alt", in: bytes) { return .alternative }
         case .none:
             break
         }
+        return .none
     }
 
     private static func named(_ range: Range<Int>, _ name: StaticString, in bytes: UnsafeBufferPointer<UInt8>) -> Bool {
@@ -189,12 +244,14 @@ extension HTMLSanitizer {
     ///
     /// Bytes, not a `String`: a large feed's notes hold tens of thousands of links, and each went from
     /// bytes to a validated `String` and back to bytes in the output.
-    mutating func keepURL(_ range: Range<Int>, allowMailto: Bool) -> Bool {
+    ///
+    /// `plain`: the scan found the value plain (`AttributeScan.addressIsPlain`), and the look is known.
+    mutating func keepURL(_ range: Range<Int>, allowMailto: Bool, plain: Bool = false) -> Bool {
         var start = range.lowerBound
         var end = range.upperBound
         while start < end, bytes[start] == 0x20 { start += 1 }
         while end > start, bytes[end - 1] == 0x20 { end -= 1 }
-        let look = Self.look(bytes, start..<end)
+        let look = plain ? (clean: true, plain: true, escapedAsWritten: false) : Self.look(bytes, start..<end)
         urlIsPlain = look.plain
         if look.clean {
             // Nearly every real URL: nothing to decode or drop, read where it stands (not copied).

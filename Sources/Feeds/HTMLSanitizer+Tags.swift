@@ -173,14 +173,14 @@ extension HTMLSanitizer {
             pendingBreak = false
             startLine()
         case .img:
-            guard let source = scan.source, keepURL(source, allowMailto: false) else { return }
+            guard let source = scan.source, keepURL(source, allowMailto: false, plain: scan.addressIsPlain) else { return }
             let hasAlternative = scan.alternative.map { keepAlternative($0) } ?? false
             beforeContent()
             appendImage(withAlternative: hasAlternative)
         case .a:
             if let depth = openDepth(of: .a) { close(downTo: depth) }
             guard stack.count < Self.maxDepth, let reference = scan.reference,
-                  keepURL(reference, allowMailto: true) else { return }
+                  keepURL(reference, allowMailto: true, plain: scan.addressIsPlain) else { return }
             resolvePending()
             push(.a)
         case .strong, .em, .b, .i:

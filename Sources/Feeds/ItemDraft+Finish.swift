@@ -85,7 +85,9 @@ extension ItemDraft {
     func withBytes<R>(_ source: NotesSource, _ body: (UnsafeBufferPointer<UInt8>) -> R) -> R {
         switch source {
         case .plain: return notes.plain.withUnsafeBufferPointer(body)
-        case .html: return notes.html.withUnsafeBufferPointer(body)
+        case .html:
+            if let htmlInDocument { return body(htmlInDocument.bytes) }
+            return notes.html.withUnsafeBufferPointer(body)
         case .atomSummary: return notes.atomSummary.withUnsafeBufferPointer(body)
         }
     }

@@ -14,6 +14,15 @@ struct ItemDraft {
     /// The show notes' sources, chosen as podcastparser chooses them (see `storeNotes`): the plain-text
     /// description and the HTML one, each raw; Atom's `<summary>` is the last resort.
     var notes: NotesBuffers
+    /// The HTML notes when they are read where they stand in the document (`storeNotes(_:inDocument:)`),
+    /// not copied into `notes.html`: only while the item is read and finished in that same read.
+    var htmlInDocument: InDocument?
+
+    /// A view of the document being read. Unchecked: a draft crosses threads only on a taped parse's
+    /// `FinishingLine`, and a tape copies the text it replays, so no draft there holds one (`add` asserts it).
+    struct InDocument: @unchecked Sendable {
+        let bytes: UnsafeBufferPointer<UInt8>
+    }
     var hasPlain = false
     var hasHTML = false
     var hasAtomSummary = false
@@ -105,33 +114,51 @@ struct ItemDraft {
     ///
     /// The text is taken over: `text` gets the buffer it replaces (or keeps its bytes when not taken).
     mutating func storeNotes(_ field: TextField, taking text: inout [UInt8]) {
-        let blank = text.withUnsafeBufferPointer(\.isBlank)
-        switch field {
-        case .itemContent:
-            if !blank || !hasHTML { setHTML(&text) }
-        case .itemAtomContent where atomTextType != "text":
-            setHTML(&text)
-        case .itemSummary, .itemMediaDescription, .itemAtomContent:
-            if !blank || !hasPlain { setPlain(&text) }
-        case .itemDescription:
-            if text.withUnsafeBufferPointer(FeedValues.looksLikeHTML) {
-                if !hasHTML { setHTML(&text) }
-            } else if !hasPlain || notes.plain.withUnsafeBufferPointer(\.isBlank) {
-                setPlain(&text)
-            }
-        default:
+        switch text.withUnsafeBufferPointer({ place(of: field, $0) }) {
+        case .html?:
+            swap(&notes.html, &text)
+            htmlInDocument = nil
+            hasHTML = true
+        case .plain?:
+            swap(&notes.plain, &text)
+            hasPlain = true
+        case nil:
             break
         }
     }
 
-    private mutating func setHTML(_ text: inout [UInt8]) {
-        swap(&notes.html, &text)
-        hasHTML = true
+    /// `storeNotes(_:taking:)` for text that stays in the document until this item ends
+    /// (`FeedWalk.characters(inDocument:)`): HTML is kept as a view of it, the rest copied.
+    mutating func storeNotes(_ field: TextField, inDocument text: UnsafeBufferPointer<UInt8>) {
+        switch place(of: field, text) {
+        case .html?:
+            htmlInDocument = InDocument(bytes: text)
+            hasHTML = true
+        case .plain?:
+            Self.replace(&notes.plain, with: text)
+            hasPlain = true
+        case nil:
+            break
+        }
     }
 
-    private mutating func setPlain(_ text: inout [UInt8]) {
-        swap(&notes.plain, &text)
-        hasPlain = true
+    private enum NotesPlace { case html, plain }
+
+    /// Where show-notes text of `field` goes, as `storeNotes` says, or nil: nowhere.
+    private func place(of field: TextField, _ text: UnsafeBufferPointer<UInt8>) -> NotesPlace? {
+        switch field {
+        case .itemContent:
+            return !text.isBlank || !hasHTML ? .html : nil
+        case .itemAtomContent where atomTextType != "text":
+            return .html
+        case .itemSummary, .itemMediaDescription, .itemAtomContent:
+            return !text.isBlank || !hasPlain ? .plain : nil
+        case .itemDescription:
+            if FeedValues.looksLikeHTML(text) { return hasHTML ? nil : .html }
+            return !hasPlain || notes.plain.withUnsafeBufferPointer(\.isBlank) ? .plain : nil
+        default:
+            return nil
+        }
     }
 
     private static func replace(_ buffer: inout [UInt8], with text: UnsafeBufferPointer<UInt8>) {

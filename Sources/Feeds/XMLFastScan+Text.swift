@@ -101,7 +101,7 @@ extension XMLFastScan {
         }
         if write > range.lowerBound {
             let text = UnsafeBufferPointer(start: UnsafePointer(bytes + range.lowerBound), count: write - range.lowerBound)
-            emit { handler, _ in handler.characters(text) }
+            emit { handler, _ in handler.characters(inDocument: text) }
         }
     }
 
@@ -113,7 +113,7 @@ extension XMLFastScan {
         try validate(through: end + 3)
         if end > start {
             let text = UnsafeBufferPointer(start: UnsafePointer(bytes + start), count: end - start)
-            emit { handler, _ in handler.characters(text) }
+            emit { handler, _ in handler.characters(inDocument: text) }
         }
         index = end + 3
     }

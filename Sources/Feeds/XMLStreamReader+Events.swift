@@ -10,6 +10,14 @@ protocol XMLEventHandler: AnyObject {
     func startElement(_ element: XMLEventStream.Element, in stream: XMLEventStream)
     func endElement(_ element: XMLEventStream.Element, in stream: XMLEventStream)
     func characters(_ text: UnsafeBufferPointer<UInt8>)
+    /// Text that stays where it is, unchanged, until the read that hands it over ends (`XMLFastScan`'s
+    /// document, or its copy of a split read's piece): a handler may keep a view of it instead of a copy.
+    func characters(inDocument text: UnsafeBufferPointer<UInt8>)
+}
+
+extension XMLEventHandler {
+    /// A handler that keeps nothing beyond the call reads it as any text.
+    func characters(inDocument text: UnsafeBufferPointer<UInt8>) { characters(text) }
 }
 
 /// libxml2's SAX2 parser over a document in memory or read from a file, fed in 1 MiB chunks, in recovery mode: the feed

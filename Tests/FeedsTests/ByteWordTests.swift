@@ -90,6 +90,39 @@ struct ByteWordTests {
         }
     }
 
+    /// An address attribute's closing quote is found sixteen bytes a step with its look
+    /// (`AttributeScan.closingQuote`): it must be the first such quote from the start (any other
+    /// search's, `nearIndex` too), and the value must be said plain exactly when `look` says it is clean
+    /// and plain, wherever the quote and the bytes that matter fall in a block (or in the bytes after the
+    /// last whole block), for both quotes.
+    @Test func anAddressesClosingQuoteAndLookAreTheirDefinitions() {
+        let bytes: [UInt8] = Array("https://e.org/a?b=c".utf8) + [0x22, 0x27, 0x00, 0x09, 0x7F, 0x26, 0x3C, 0x3E, 0xC3, 0xA9, 0x20]
+        var generator = SplitMix64(seed: 27)
+        var plain = 0, looked = 0, none = 0
+        for round in 0..<30_000 {
+            let quote: UInt8 = round % 2 == 0 ? 0x22 : 0x27
+            let length = Int(generator.next() % 70)
+            let notes = (0..<length).map { _ -> UInt8 in
+                let pick = generator.next()
+                switch pick % 100 {
+                case 0..<4: return quote  // values of every length, ending in every lane
+                case 4..<8: return bytes[19 + Int(pick / 100 % UInt64(bytes.count - 19))]
+                default: return bytes[Int(pick / 100 % 19)]
+                }
+            }
+            let start = length == 0 ? 0 : Int(generator.next() % UInt64(length))
+            let expected = notes[start...].firstIndex(of: quote)
+            let found = notes.withUnsafeBufferPointer { AttributeScan.closingQuote(quote, in: $0, from: start) }
+            #expect(found?.0 == expected, "\(notes) from \(start)")
+            #expect(notes.withUnsafeBufferPointer { $0.nearIndex(of: quote, from: start) } == expected)
+            guard let found, let close = expected else { none += 1; continue }
+            let look = notes.withUnsafeBufferPointer { HTMLSanitizer.look($0, start..<close) }
+            #expect(found.plain == (look.clean && look.plain), "\(notes[start..<close]) said plain: \(found.plain)")
+            if found.plain { plain += 1 } else { looked += 1 }
+        }
+        #expect(plain > 2_000 && looked > 2_000 && none > 500, "every outcome: \(plain) plain, \(looked) looked at, \(none) unclosed")
+    }
+
     /// An address is written as it is (plain, or escaped as written because its only references are
     /// `&amp;`) exactly when it has no control character, no `"`, `<` or `>`, and every `&` starts
     /// `&amp;`, wherever those fall in a word.

@@ -211,6 +211,37 @@ struct XMLFastScanTests {
         #expect(Self.outcome(page, threads: .one, reading: .scanningFirst) == .failed("\(FeedError.notAFeed(rootElement: "html"))"))
     }
 
+    @Test("notes read where they stand when they are one piece, copied when several (CDATA and text, a comment): the feed libxml2 reads, on one thread and in pieces on two")
+    func notesInOnePieceOrSeveral() throws {
+        let notes = [
+            "<content:encoded><![CDATA[<p>One <b>piece</b></p>]]></content:encoded>",
+            "<content:encoded><![CDATA[<p>First</p>]]> and &lt;i&gt;text&lt;/i&gt; <![CDATA[<p>then more</p>]]></content:encoded>",
+            "<description>&lt;p&gt;Escaped &lt;a href=&quot;https://e.org/?a=1&amp;amp;b=2&quot;&gt;link&lt;/a&gt;&lt;/p&gt;</description>",
+            "<description>plain words</description><content:encoded>  </content:encoded>",
+            "<description>&lt;p&gt;before<!-- a comment -->after&lt;/p&gt;</description>",
+            "<itunes:summary><![CDATA[Summary]]></itunes:summary><description><![CDATA[<p>HTML <a href=\"https://e.org/x\">x</a></p>]]></description>",
+        ]
+        let items = (0..<300).map { index in
+            "<item><title>E\(index)</title><guid>g\(index)</guid><enclosure url=\"https://e.org/\(index).mp3\" type=\"audio/mpeg\" length=\"1\"/>"
+                + notes[index % notes.count] + "</item>"
+        }.joined()
+        let data = Data(("<rss xmlns:content=\"http://purl.org/rss/1.0/modules/content/\" xmlns:itunes=\"http://www.itunes.com/dtds/podcast-1.0.dtd\">"
+            + "<channel><title>Pieces</title>\(items)</channel></rss>").utf8)
+        for threads in [FeedParser.Threads.one, .split] {
+            let scanned = Self.outcome(data, threads: threads, reading: .scanningFirst)
+            #expect(FeedTapeTests.difference(Self.outcome(data, threads: threads, reading: .libxml2), scanned) == nil, "\(threads)")
+            let parsed = try scanned.get().items
+            #expect(parsed.count == 300)
+            let first = parsed[0].details.notes.nodes, several = parsed[1].details.notes.nodes, commented = parsed[4].details.notes.nodes
+            #expect(first == [.element("p", attributes: [:], children: [.text("One "), .element("b", attributes: [:], children: [.text("piece")])])])
+            #expect(several == [.element("p", attributes: [:], children: [.text("First")]), .text("and "),
+                                .element("i", attributes: [:], children: [.text("text")]),
+                                .element("p", attributes: [:], children: [.text("then more")])], "\(several)")
+            #expect(commented == [.element("p", attributes: [:], children: [.text("beforeafter")])], "\(commented)")
+            #expect(parsed[5].summary == "Summary" && parsed[3].summary == "plain words")
+        }
+    }
+
     @Test("a document the scan gives up on late: its sink is told to start again and ends with libxml2's items")
     func lateFallbackRestartsTheSink() throws {
         let items = (0..<400).map {
