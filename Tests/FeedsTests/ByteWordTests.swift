@@ -286,7 +286,7 @@ struct ByteWordTests {
         var passed = 0, failed = 0
         for _ in 0..<20_000 {
             var bytes: [UInt8] = []
-            let length = Int(generator.next() % 64) + 1
+            let length = Int(generator.next() % 160) + 1  // beyond sixty-four: `isASCIIText`'s steps too
             while bytes.count < length {
                 let pick = generator.next()
                 if pick % 100 < 97 { bytes.append(letters[Int(pick / 100 % UInt64(letters.count))]) }
@@ -300,6 +300,21 @@ struct ByteWordTests {
             if valid { passed += 1 } else { failed += 1 }
         }
         #expect(passed > 2_000 && failed > 2_000, "both outcomes are exercised: \(passed) passed, \(failed) failed")
+    }
+
+    /// Sixty-four bytes a step (`XMLFastScan.isASCIIText`): ASCII text with tabs and line breaks passes,
+    /// and any byte from 0x80 up or control character but those three fails it, in every one of the
+    /// sixty-four places.
+    @Test func sixtyFourASCIIBytesPassExactlyWhenEveryOneIsAllowed() {
+        for position in 0..<64 {
+            for byte in 0...255 {
+                var bytes = [UInt8](repeating: 0x61, count: 64)
+                bytes[(position + 17) % 64] = 0x0A
+                bytes[position] = UInt8(byte)
+                let expected = bytes.allSatisfy { $0 < 0x80 && ($0 >= 0x20 || $0 == 0x09 || $0 == 0x0A || $0 == 0x0D) }
+                #expect(bytes.withUnsafeBufferPointer { XMLFastScan.isASCIIText($0, at: 0) } == expected, "byte \(byte) at \(position)")
+            }
+        }
     }
 
     /// XML 1.0's characters (`Char`: tab, line feed, carriage return, U+0020–U+D7FF, U+E000–U+FFFD,
