@@ -121,7 +121,10 @@ extension XMLFastScan {
         let bindingsBefore = bindings.count
         if declarations > 0 { try declare(writtenCount: writtenCount, bindingsBefore: bindingsBefore) }
         // The element's namespace, then the attributes' (an unprefixed attribute has none).
-        let elementURI = prefix.map { resolve($0) } ?? defaultNamespace()
+        // Not `prefix.map { resolve($0) }`: the closure captured the whole scan, copied (120 bytes) at
+        // every start tag, its wide loads waiting on the narrow stores just made to it.
+        let elementURI: UnsafePointer<UInt8>?
+        if let prefix { elementURI = resolve(prefix) } else { elementURI = defaultNamespace() }
         if writtenCount - declarations > attributeCapacity {
             attributes.deallocate()
             attributeCapacity = writtenCount * 2
