@@ -32,9 +32,24 @@ struct PlaybackResilience: Sendable {
 }
 
 extension PlaybackEngine {
-    /// How often the watchdog probes mpv, and how long an answer may take before mpv counts as hung.
+    /// How often the watchdog probes mpv, and how long an answer may take before mpv counts as hung
+    /// while an episode is loaded (`countsAsHung`).
     static let probeInterval: Duration = .seconds(1)
     public static let probeTimeout: TimeInterval = 3
+    /// How long an answer may take while nothing is loaded.
+    public static let idleProbeTimeout: TimeInterval = 15
+
+    /// Whether mpv, its probe unanswered for `age` seconds, counts as hung and is replaced. With an
+    /// episode loaded, after `probeTimeout`: playback is at stake. With nothing loaded, only after
+    /// `idleProbeTimeout`: at start-up mpv's first listing of the audio outputs connects to the sound
+    /// server and holds its core until the server answers, and a server still starting (a desktop
+    /// session's at login, a loaded machine) takes seconds. A new mpv only starts that listing over,
+    /// and the notice then said the player had stopped when nothing had played (seen with the test
+    /// sound server held for 6 s at start: mpv replaced at 3 s; the outputs came once it answered
+    /// either way). Loading an episode makes the shorter wait count at once.
+    static func countsAsHung(unansweredFor age: TimeInterval, loaded: Bool) -> Bool {
+        age > (loaded ? probeTimeout : idleProbeTimeout)
+    }
     /// The most failures kept in `state.failures` (the oldest go first).
     static let failuresKept = 100
 
@@ -146,7 +161,7 @@ extension PlaybackEngine {
 
     private func checkHealth() async {
         guard !resilience.shuttingDown, !resilience.restarting else { return }
-        if player.unansweredProbeAge > Self.probeTimeout {
+        if Self.countsAsHung(unansweredFor: player.unansweredProbeAge, loaded: loaded) {
             await restartPlayer(because: "it stopped answering")
         } else {
             player.probe()

@@ -80,6 +80,23 @@ import Testing
         await h.close()
     }
 
+    /// Nothing loaded, mpv not answering (at start-up: listing the outputs while the sound server is
+    /// slow to answer): it is given `idleProbeTimeout`, not replaced after `probeTimeout`, and no
+    /// notice says the player stopped. Once an episode is loaded the shorter wait counts at once: a
+    /// hung mpv is replaced and the new one plays it.
+    @Test func anIdleMpvSlowToAnswerIsGivenLongerThenReplacedOnceAnEpisodeIsLoaded() async throws {
+        let h = try await harness()
+        let episode = h.episodes[0]
+        h.engine.player.stopAnsweringProbesForTesting()
+        try await Task.sleep(for: .seconds(PlaybackEngine.probeTimeout + 2))
+        #expect(await h.engine.playerRestarts == 0, "replaced while nothing was loaded")
+        #expect(await h.engine.state.notice == nil)
+        try await h.engine.handle(.play(episode: episode.id))
+        #expect(await waitFor(timeout: 5) { await h.engine.playerRestarts == 1 }, "a hung mpv with an episode loaded is replaced")
+        #expect(await h.wait(until: h.isPlaying(episode, past: 0.5)), "the new mpv plays it")
+        await h.close()
+    }
+
     @Test func aHealthyMpvIsNeverRestarted() async throws {
         let h = try await harness()
         try await h.engine.handle(.play(episode: h.episodes[0].id))

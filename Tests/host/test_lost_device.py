@@ -14,6 +14,7 @@ render) is added to every "sound until" figure.
 """
 
 import os
+import signal
 import time
 from pathlib import Path
 
@@ -142,6 +143,35 @@ def test_outputs_name_the_sound_servers_sinks(earshot):
                  pulse={k: v for k, v in outputs.items() if k.startswith("pulse/")})
     assert outputs.get("pulse/speakers") == "Speakers" and outputs.get("pulse/headphones") == "Headphones", (
         f"state.outputs should list the sinks by their descriptions; got {outputs}")
+
+
+def test_a_sound_server_slow_to_answer_at_start_is_waited_for(sound):  # noqa: F811
+    """A sound server that answers only seconds after Earshot started (a desktop session's at
+    login, a loaded machine): mpv's first listing of the outputs waits for it, and so does Earshot
+    — the player is not replaced, no notice says it stopped — and the sinks are listed as soon as
+    the server answers. The private PulseAudio is held (SIGSTOP) from before the start for 5 s,
+    longer than the watchdog gives a player with an episode loaded (3 s)."""
+    os.kill(sound.process.pid, signal.SIGSTOP)
+    server = None
+    try:
+        server = hostserver.launch(env=sound.env)
+        client = server.socket()
+        time.sleep(5)
+        held = client.state
+        resumed = time.monotonic()
+        os.kill(sound.process.pid, signal.SIGCONT)
+        arrival, state = client.wait_state(lambda m: any(o["name"] == "pulse/speakers" for o in m["outputs"]),
+                                           timeout=10, what="state.outputs to list the sinks once the server answers")
+        notices = {m["notice"] for _, m in client.received(types=("state",)) if m.get("notice")}
+        audio.report("slow_sound_server", listed_after_resume_ms=round((arrival - resumed) * 1000, 1),
+                     outputs_while_held=len(held["outputs"]) if held else None)
+        assert not notices, f"no notice while nothing played; got {notices}"
+        assert "restarted it" not in server.log(200), f"the player was replaced:\n{server.log(20)}"
+        assert state["outputs"] and state["error"] is None
+    finally:
+        os.kill(sound.process.pid, signal.SIGCONT)  # also when the launch failed: the fixture stops it
+        if server is not None:
+            server.stop()
 
 
 def test_unplugged_headphones_pause_every_client_and_nothing_plays_on(sound, earshot, tone):  # noqa: F811
