@@ -42,24 +42,6 @@ extension UnsafeBufferPointer<UInt8> {
         guard let found = memchr(base + start, Int32(byte), count - start) else { return nil }
         return UnsafeRawPointer(found) - UnsafeRawPointer(base)
     }
-
-    /// `nextIndex(of:from:)` for searches that mostly end within a few dozen bytes: sixteen bytes a step
-    /// in line. An attribute value's closing quote was a `memchr` call each (13,700 a parse of freakshow's
-    /// notes), whose set-up cost more than the search: 4% of the parse's time.
-    @inline(__always)
-    func nearIndex(of byte: UInt8, from start: Int) -> Int? {
-        var at = start
-        while at + 16 <= count {
-            let marks = ByteBlock.Marks(ByteBlock.equal(ByteBlock.load(self, at: at), byte))
-            if !marks.isEmpty { return at + marks.first }
-            at += 16
-        }
-        while at < count {
-            if self[at] == byte { return at }
-            at += 1
-        }
-        return nil
-    }
 }
 
 extension StringProtocol {

@@ -90,7 +90,8 @@ struct FeedWalk {
     var text: [UInt8] = []
     /// The text collected, when it is one piece of the document read (`characters(inDocument:)`): kept
     /// where it stands, not copied (freakshow's notes are a megabyte; copying them into `text` was 5% of
-    /// its parse). Valid until the read ends, which is after the element's end uses it.
+    /// its parse's instructions, 1–2% of its time). Valid until the read ends, which is after the
+    /// element's end uses it.
     private var textInDocument: UnsafeBufferPointer<UInt8>?
     var sawRoot = false
     /// A piece of a split read after the first (`FeedParser+Split`), which may hold items only:

@@ -57,7 +57,7 @@ struct AttributeScan {
                         guard let end = Self.closingQuote(quote, in: bytes, from: cursor + 1) else { return nil }
                         (close, plain) = end
                     } else {
-                        guard let end = bytes.nearIndex(of: quote, from: cursor + 1) else { return nil }
+                        guard let end = bytes.nextIndex(of: quote, from: cursor + 1) else { return nil }
                         close = end
                     }
                     value = cursor + 1..<close

@@ -17,12 +17,6 @@ struct ItemDraft {
     /// The HTML notes when they are read where they stand in the document (`storeNotes(_:inDocument:)`),
     /// not copied into `notes.html`: only while the item is read and finished in that same read.
     var htmlInDocument: InDocument?
-
-    /// A view of the document being read. Unchecked: a draft crosses threads only on a taped parse's
-    /// `FinishingLine`, and a tape copies the text it replays, so no draft there holds one (`add` asserts it).
-    struct InDocument: @unchecked Sendable {
-        let bytes: UnsafeBufferPointer<UInt8>
-    }
     var hasPlain = false
     var hasHTML = false
     var hasAtomSummary = false
@@ -58,6 +52,12 @@ struct ItemDraft {
         var atomSummary: [UInt8] = []
     }
 
+    /// A view of the document being read. Unchecked: a draft crosses threads only on a taped parse's
+    /// `FinishingLine`, and a tape copies the text it replays, so no draft there holds one (`add` asserts it).
+    struct InDocument: @unchecked Sendable {
+        let bytes: UnsafeBufferPointer<UInt8>
+    }
+
     init(isAtom: Bool, keepsSource: Bool, reusing buffers: NotesBuffers) {
         self.isAtom = isAtom
         self.keepsSource = keepsSource
@@ -70,7 +70,7 @@ struct ItemDraft {
             title = nonEmpty(FeedValues.squashedWhitespace(bytes: text))
             if keepsSource { writtenTitle = String(decoding: text, as: UTF8.self) }
         case .itemDescription, .itemSummary, .itemMediaDescription, .itemContent, .itemAtomContent:
-            var copy = Array(text)  // the walk hands these over with `storeNotes(_:taking:)` instead
+            var copy = Array(text)  // the walk hands these over with `storeNotes` instead
             storeNotes(field, taking: &copy)
         case .itemAtomSummary:
             Self.replace(&notes.atomSummary, with: text)
