@@ -10,6 +10,12 @@ extension DownloadManager {
 
     public func removeListener(_ id: UUID) { listeners.remove(id) }
 
+    /// Hands the current message to `send` on the manager's own turn, so that every message published
+    /// after it is queued after it (`PlaybackEngine.sendSnapshot` says why).
+    public func sendMessage(_ send: @Sendable (DownloadsMessage) -> Void) {
+        send(message())
+    }
+
     /// The current state as a value (tests, the API).
     public func message() -> DownloadsMessage {
         batch.absorb(items.values)

@@ -119,7 +119,15 @@ public actor PlaybackEngine {
 
     public func removeListener(_ id: UUID) { listeners.remove(id) }
 
-    /// The current `state` message (what a client gets on connect).
+    /// Hands the current `state` message to `send` on the engine's own turn: whatever it queues the
+    /// message on, every message published after it is queued after it. (A snapshot taken with
+    /// `snapshot()` and queued after the hop back from the engine could follow a newer state that was
+    /// published meanwhile — a client connecting as mpv listed the outputs kept the state without them.)
+    public func sendSnapshot(_ send: @Sendable (ServerMessage) -> Void) {
+        send(snapshot())
+    }
+
+    /// The current `state` message (the API's `/api/state`; a new client gets it by `sendSnapshot`).
     public func snapshot() -> ServerMessage {
         refreshSleepStatus() // its countdown as of now, not as of the last change
         return .state(seq: seq, state)

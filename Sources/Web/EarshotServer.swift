@@ -104,9 +104,13 @@ public final class EarshotServer: WebHandler, @unchecked Sendable {
         await dispatch(request)
     }
 
+    /// A new client gets the current state and downloads, queued on the engine's and the download
+    /// manager's own turn: it is already among the clients every change goes to, and a snapshot
+    /// queued after a change published meanwhile would leave it with the older state.
     public func socketOpened(_ client: ClientID) async {
-        transport.send(await engine.snapshot(), to: client)
-        if let downloads { transport.send(.downloads(await downloads.message()), to: client) }
+        let transport = self.transport
+        await engine.sendSnapshot { transport.send($0, to: client) }
+        if let downloads { await downloads.sendMessage { transport.send(.downloads($0), to: client) } }
     }
 
     public func socketReceived(_ text: String, from client: ClientID) async {

@@ -22,6 +22,37 @@ struct SocketTests {
         }
     }
 
+    /// A new client is among those every change goes to from the moment it connects, and a state
+    /// not yet written to it is replaced by the next (`SocketOutbox`): its snapshot must be queued in
+    /// the engine's order, or a change published while the snapshot was on its way is replaced by the
+    /// older snapshot and the client keeps the older state until something else changes (seen: a client
+    /// connecting as mpv listed the outputs never had them). Clients connect as the engine changes the
+    /// volume on its own (as mpv's events change it: not through a socket, whose commands are carried
+    /// out one at a time with the connections' openings): each must end up with the new volume.
+    @Test("a client connecting as the state changes ends up with the change")
+    func snapshotInOrderWithChanges() async throws {
+        try await ServerHarness.with { h in
+            var stale: [Int] = []
+            for round in 1...1500 {
+                let volume = 40 + round % 50
+                let engine = h.engine
+                let change = Task {
+                    try await Task.sleep(for: .microseconds(Int.random(in: 0...4_000)))
+                    try await engine.handle(.volume(Double(volume)))
+                }
+                let client = try await h.socket()
+                try await change.value
+                // The change is published: the client must have it, now or next.
+                do {
+                    _ = try await client.receive(timeout: 2) { $0["type"] as? String == "state" && $0["volume"] as? Double == Double(volume) }
+                } catch {
+                    stale.append(round)
+                }
+            }
+            #expect(stale.isEmpty, "clients left with the state before the change in rounds \(stale)")
+        }
+    }
+
     @Test("while playing: at least 4 time messages in 2.2 s, position advancing, seq increasing")
     func timeUpdates() async throws {
         try await ServerHarness.with { h in
