@@ -20,8 +20,8 @@ final class SharedRead: @unchecked Sendable {
     private let buffer: UnsafeMutableRawBufferPointer
     private let size: Int
     private let chunks: Int
-    /// The next chunk from the front and from the back; none is left once they cross.
-    private let claims: Mutex<(front: Int, back: Int)>
+    /// The chunks not yet taken, from the front and from the back.
+    private let claims: Mutex<TwoEndedClaims>
     /// Chunks read or failed: the calling thread waits for all of them before it uses the buffer.
     private let finished = Atomic<Int>(0)
     private let failed = Atomic<Bool>(false)
@@ -32,14 +32,14 @@ final class SharedRead: @unchecked Sendable {
         self.buffer = buffer
         self.size = size
         chunks = (size + Self.chunkBytes - 1) / Self.chunkBytes
-        claims = Mutex((front: 0, back: chunks - 1))
+        claims = Mutex(TwoEndedClaims(front: 0, back: chunks - 1))
     }
 
     /// Reads chunks from the back while any is left (the other thread); how many it read.
     @discardableResult
     func help() -> Int {
         var count = 0
-        while let chunk = claim(fromFront: false) {
+        while let chunk = claims.withLock({ $0.takeBack() }) {
             read(chunk)
             count += 1
         }
@@ -49,21 +49,9 @@ final class SharedRead: @unchecked Sendable {
     /// Reads chunks from the front while any is left, then waits for the ones the other thread is
     /// reading (a chunk's read at most); true when every chunk was read whole.
     func readAll() -> Bool {
-        while let chunk = claim(fromFront: true) { read(chunk) }
+        while let chunk = claims.withLock({ $0.takeFront() }) { read(chunk) }
         while finished.load(ordering: .acquiring) < chunks { sched_yield() }
         return !failed.load(ordering: .relaxed)
-    }
-
-    private func claim(fromFront: Bool) -> Int? {
-        claims.withLock { claims in
-            guard claims.front <= claims.back else { return nil }
-            if fromFront {
-                claims.front += 1
-                return claims.front - 1
-            }
-            claims.back -= 1
-            return claims.back + 1
-        }
     }
 
     private func read(_ chunk: Int) {

@@ -173,13 +173,9 @@ final class SplitRead: @unchecked Sendable {
     /// microseconds, and a sleeping thread took 25–30 µs more to wake (freakshow's parse is 1.1 ms).
     private let done = Handoff()
 
-    private struct Claims {
-        /// The next piece the calling thread would take.
-        var front = 1
-        /// The next piece the other thread would take.
-        var back = 0
-    }
-    private let claims = Mutex(Claims())
+    /// The pieces not yet taken: the calling thread's next at the front, the other thread's at the back
+    /// (set when the pieces are found).
+    private let claims = Mutex(TwoEndedClaims(front: 1, back: 0))
 
     // Set on the calling thread before `go`; read by both after.
     private var started = false
@@ -289,18 +285,13 @@ final class SplitRead: @unchecked Sendable {
 
     private func claimBack() -> Int? {
         claims.withLock { claims in
-            guard claims.back >= claims.front, !cancellation.isCancelled else { return nil }
-            defer { claims.back -= 1 }
-            return claims.back
+            guard !cancellation.isCancelled else { return nil }
+            return claims.takeBack()
         }
     }
 
     private func claimFront() -> Bool {
-        claims.withLock { claims in
-            guard claims.front <= claims.back else { return false }
-            claims.front += 1
-            return true
-        }
+        claims.withLock { $0.takeFront() != nil }
     }
 
     /// The calling thread is at the start of the next piece, in `context`: it reads on (through this

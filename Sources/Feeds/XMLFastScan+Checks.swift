@@ -108,24 +108,27 @@ extension XMLFastScan {
         ByteWord.below(word, 0x20) & ~(ByteWord.equal(word, 0x0A) | ByteWord.equal(word, 0x09) | ByteWord.equal(word, 0x0D))
     }
 
-    /// Whether the sixty-four bytes at `position` of `bytes` are ASCII characters XML allows: none from
-    /// 0x80 up, none below 0x20 but tab, line feed and carriage return. As signed bytes, both are below
-    /// 0x20: one comparison, then the three allowed ones taken back.
+    /// The lanes of `block` that are not ASCII characters XML allows: from 0x80 up, or below 0x20 but
+    /// tab, line feed and carriage return. As signed bytes, both are below 0x20: one comparison, then the
+    /// three allowed ones taken back.
+    @inline(__always)
+    static func notASCIIText(_ block: ByteBlock.Lanes) -> ByteBlock.Mask {
+        (block .< ByteBlock.Lanes(repeating: 0x20))
+            .& .!(ByteBlock.equal(block, 0x0A) .| ByteBlock.equal(block, 0x09) .| ByteBlock.equal(block, 0x0D))
+    }
+
+    /// Whether the sixty-four bytes at `position` of `bytes` are all ASCII characters XML allows.
     @inline(__always)
     static func isASCIIText(_ bytes: UnsafeBufferPointer<UInt8>, at position: Int) -> Bool {
-        @inline(__always) func bad(_ block: ByteBlock.Lanes) -> ByteBlock.Mask {
-            (block .< ByteBlock.Lanes(repeating: 0x20))
-                .& .!(ByteBlock.equal(block, 0x0A) .| ByteBlock.equal(block, 0x09) .| ByteBlock.equal(block, 0x0D))
-        }
-        let any = bad(ByteBlock.load(bytes, at: position)) .| bad(ByteBlock.load(bytes, at: position + 16))
-            .| bad(ByteBlock.load(bytes, at: position + 32)) .| bad(ByteBlock.load(bytes, at: position + 48))
+        let any = notASCIIText(ByteBlock.load(bytes, at: position)) .| notASCIIText(ByteBlock.load(bytes, at: position + 16))
+            .| notASCIIText(ByteBlock.load(bytes, at: position + 32)) .| notASCIIText(ByteBlock.load(bytes, at: position + 48))
         return ByteBlock.Marks(any).isEmpty
     }
 
     /// Checks `document[from..<to]`: every byte a character XML 1.0 allows, in valid UTF-8 (no control
     /// character but tab, line feed and carriage return, no surrogate, no U+FFFE or U+FFFF). Returns where
     /// it stopped (at `to`, or past it: by ASCII checked a step at a time, or by the rest of a sequence
-    /// that began before it); nil when a byte fails. Sixteen or eight ASCII bytes at a time. (References
+    /// that began before it); nil when a byte fails. Sixty-four, sixteen or eight ASCII bytes at a time. (References
     /// were checked before the scan began: `referencesAreReadable`.)
     static func checkText(_ document: UnsafeRawBufferPointer, from: Int, to: Int) -> Int? {
         let bytes = document.bindMemory(to: UInt8.self)
@@ -143,15 +146,11 @@ extension XMLFastScan {
             if index + 16 <= count {
                 // Sixteen bytes a step where the text is printable ASCII: as signed bytes, that is what
                 // is at least 0x20 (a byte from 0x80 up is negative), one comparison for the sixteen.
-                let marks = ByteBlock.Marks(ByteBlock.load(bytes, at: index) .< space)
-                if marks.isEmpty {
-                    index += 16
-                    continue
-                }
-                // Still ASCII, with a control byte (a line break of the notes or of an indented feed, most
+                // Or still ASCII, with a control byte (a line break of the notes or of an indented feed, most
                 // often): it passes when each is a tab, line feed or carriage return.
-                let first = ByteWord.load(bytes, at: index), second = ByteWord.load(bytes, at: index + 8)
-                if (first | second) & ByteWord.highs == 0, (Self.controls(first) | Self.controls(second)) == 0 {
+                let block = ByteBlock.load(bytes, at: index)
+                let marks = ByteBlock.Marks(block .< space)
+                if marks.isEmpty || ByteBlock.Marks(Self.notASCIIText(block)).isEmpty {
                     index += 16
                     continue
                 }
