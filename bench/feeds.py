@@ -298,7 +298,7 @@ NOTES = """\
 ms: best of {repeat} runs ({slow} for feedparser on the generated feed, {small} for the others on the
 real feeds, which take milliseconds); on every file, every parser but feedparser runs in {rounds}
 interleaved rounds of that and the best round counts (a slow spell of the shared machine lands on all of
-them alike); on the real feeds Earshot, libxml2 SAX alone and feedparser-rs, whose times item 5 compares,
+them alike; a round goes over every file, so a file's rounds are spread over the whole run); on the real feeds Earshot, libxml2 SAX alone and feedparser-rs, whose times item 5 compares,
 run {real_rounds} rounds. Python parsers: in-process,
 around the parse call only, file already in memory. Earshot (`earshot-parse`: the feed parser alone, in a
 binary that links nothing else): in-process, around a parse that reads the file a chunk at a time.
@@ -371,15 +371,23 @@ def main():
     started = time.perf_counter()
     floor_mb = earshot_floor_mb(arguments.earshot) if "earshot" in keys else 0
     for path, generated in files:
-        size_mb = os.path.getsize(path) / 1e6
-        row = {"file": os.path.basename(path), "mb": size_mb, "results": {}}
-        baseline = baseline_mb(path) if keys & PYTHON_PARSERS else 0
-        # Every file (each is a budget's: the generated one item 4's, the real ones item 5's): every parser
-        # but slow feedparser in interleaved rounds, the best round counting, so that a slow spell of the
-        # (shared, virtual) machine lands on all of them alike — a spell that takes one of the two cores
-        # away halves a parse that uses both, and single rounds of the real feeds swung by 1.5×.
-        rounds = 1 if arguments.quick else ROUNDS if generated else REAL_ROUNDS
-        for round_number in range(rounds):
+        rows.append({"file": os.path.basename(path), "mb": os.path.getsize(path) / 1e6, "results": {},
+                     "baseline": baseline_mb(path) if keys & PYTHON_PARSERS else 0})
+    # Every file (each is a budget's: the generated one item 4's, the real ones item 5's): every parser
+    # but slow feedparser in interleaved rounds, the best round counting, so that a slow spell of the
+    # (shared, virtual) machine lands on all of them alike — a spell that takes one of the two cores
+    # away halves a parse that uses both, and single rounds of the real feeds swung by 1.5×. A round
+    # goes over every file, so that a file's rounds are spread over the whole run: with a file's rounds
+    # back to back, one spell of a few seconds covered all of them (freakshow 16% slower in all nine
+    # rounds of one run, the other feeds untouched).
+    def rounds_of(generated):
+        return 1 if arguments.quick else ROUNDS if generated else REAL_ROUNDS
+    for round_number in range(max(rounds_of(generated) for _, generated in files)):
+        for (path, generated), row in zip(files, rows):
+            rounds = rounds_of(generated)
+            if round_number >= rounds:
+                continue
+            size_mb = row["mb"]
             for shown, key in names:
                 if round_number > 0 and key == "feedparser":
                     continue
@@ -400,7 +408,7 @@ def main():
                     ms, _, _, peak = earshot_run(arguments.earshot, path, runs, scan_only=True)
                     result = {"ms": ms, "peak": peak, "items": None}
                 else:
-                    result = measure_python(key, path, runs, baseline)
+                    result = measure_python(key, path, runs, row["baseline"])
                 if result is None:
                     continue
                 best = row["results"].get(key)
@@ -411,7 +419,6 @@ def main():
                     best["ms"] = result["ms"]
                     if "cpu" in result:
                         best["cpu"] = result["cpu"]
-        rows.append(row)
 
     report = [table(rows, names), "", NOTES.format(repeat=repeat, slow=slow_repeat, small=small_repeat, rounds=ROUNDS, real_rounds=REAL_ROUNDS, floor=floor_mb), ""]
     mismatches = item_check(rows)
