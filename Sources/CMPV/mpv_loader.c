@@ -18,9 +18,9 @@ static struct {
     __typeof__(mpv_get_property_async) *get_property_async;
     __typeof__(mpv_get_property_string) *get_property_string;
     __typeof__(mpv_set_property_async) *set_property_async;
-    __typeof__(mpv_set_property_string) *set_property_string;
     __typeof__(mpv_set_option_string) *set_option_string;
     __typeof__(mpv_command_async) *command_async;
+    __typeof__(mpv_command_node_async) *command_node_async;
     __typeof__(mpv_observe_property) *observe_property;
     __typeof__(mpv_request_log_messages) *request_log_messages;
     __typeof__(mpv_wait_event) *wait_event;
@@ -54,9 +54,9 @@ static void load(void) {
         && find((void **)&api.get_property_async, "mpv_get_property_async")
         && find((void **)&api.get_property_string, "mpv_get_property_string")
         && find((void **)&api.set_property_async, "mpv_set_property_async")
-        && find((void **)&api.set_property_string, "mpv_set_property_string")
         && find((void **)&api.set_option_string, "mpv_set_option_string")
         && find((void **)&api.command_async, "mpv_command_async")
+        && find((void **)&api.command_node_async, "mpv_command_node_async")
         && find((void **)&api.observe_property, "mpv_observe_property")
         && find((void **)&api.request_log_messages, "mpv_request_log_messages")
         && find((void **)&api.wait_event, "mpv_wait_event")
@@ -90,14 +90,28 @@ int earshot_mpv_set_property_async(mpv_handle *ctx, uint64_t reply_userdata, con
                                    void *data) {
     return api.set_property_async(ctx, reply_userdata, name, format, data);
 }
-int earshot_mpv_set_property_string(mpv_handle *ctx, const char *name, const char *data) {
-    return api.set_property_string(ctx, name, data);
-}
 int earshot_mpv_set_option_string(mpv_handle *ctx, const char *name, const char *data) {
     return api.set_option_string(ctx, name, data);
 }
 int earshot_mpv_command_async(mpv_handle *ctx, uint64_t reply_userdata, const char **args) {
     return api.command_async(ctx, reply_userdata, args);
+}
+int earshot_mpv_loadfile_async(mpv_handle *ctx, uint64_t reply_userdata, const char *url, const char *flags,
+                                const char *start) {
+    // Named arguments: `loadfile`'s positional ones moved (mpv 0.38 put `index` before `options`).
+    mpv_node option = {.u.string = (char *)start, .format = MPV_FORMAT_STRING};
+    char *option_key = "start";
+    mpv_node_list options = {.num = 1, .values = &option, .keys = &option_key};
+    mpv_node values[4] = {
+        {.u.string = "loadfile", .format = MPV_FORMAT_STRING},
+        {.u.string = (char *)url, .format = MPV_FORMAT_STRING},
+        {.u.string = (char *)flags, .format = MPV_FORMAT_STRING},
+        {.u.list = &options, .format = MPV_FORMAT_NODE_MAP},
+    };
+    char *keys[4] = {"name", "url", "flags", "options"};
+    mpv_node_list map = {.num = 4, .values = values, .keys = keys};
+    mpv_node command = {.u.list = &map, .format = MPV_FORMAT_NODE_MAP};
+    return api.command_node_async(ctx, reply_userdata, &command);  // mpv copies the node before it returns
 }
 int earshot_mpv_observe_property(mpv_handle *ctx, uint64_t reply_userdata, const char *name, mpv_format format) {
     return api.observe_property(ctx, reply_userdata, name, format);

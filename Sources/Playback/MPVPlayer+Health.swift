@@ -33,7 +33,10 @@ extension MPVPlayer {
     func isProbeReply(_ event: mpv_event) -> Bool {
         guard event.event_id == MPV_EVENT_GET_PROPERTY_REPLY, event.reply_userdata == Self.probeReplyID else { return false }
         lock.lock(); defer { lock.unlock() }
-        if !health.ignoringProbes { health.probeSentAt = nil }
+        if !health.ignoringProbes {
+            health.probeSentAt = nil
+            reads.late = false  // the core answers again: reads wait for it again
+        }
         return true
     }
 

@@ -62,9 +62,9 @@ extension MPVPlayer {
 
     /// Puts `url` after the playing file in mpv's playlist: with `prefetch-playlist` mpv opens it
     /// while the current one ends and moves on to it by itself, without the engine's round trip.
-    /// `start` is cleared first (an option, not per file): the appended file starts at 0.
+    /// It starts at 0: `load` gives its file's start as that file's own option, so no `start` is
+    /// left set for the next one.
     public func append(_ url: String) {
-        setProperty("start", "none")
         command(["loadfile", url, "append"])
     }
 

@@ -27,6 +27,8 @@ public final class MPVPlayer: @unchecked Sendable {
     var intoRooms = false
     /// Pause changes sent and not yet answered by mpv (`pauseChangeInFlight`), guarded by `lock`.
     var pauseSetsInFlight = 0
+    /// Reads waiting for mpv's answer (MPVPlayer+Reads), guarded by `lock`.
+    var reads = MPVReads()
 
     /// Every event mpv reports, in order, decoded — across restarts. Finishes after `shutdown()`.
     public let events: AsyncStream<MPVEvent>
@@ -132,6 +134,7 @@ public final class MPVPlayer: @unchecked Sendable {
         eventThreadDone = DispatchSemaphore(value: 0)
         health = MPVHealth()
         pauseSetsInFlight = 0 // the old mpv's replies stop with it
+        reads.late = false
         startEventThread(handle: fresh, generation: generation, done: eventThreadDone)
         lock.unlock()
         let box = HandleBox(handle: old)
@@ -150,12 +153,12 @@ public final class MPVPlayer: @unchecked Sendable {
     /// Async: a dead URL is reported later as `.endFile(.error)`, never blocks the caller.
     public func load(_ url: String, start: Double, paused: Bool = false) {
         setProperty("pause", paused ? "yes" : "no")
-        // `start` is an option the next loadfile picks up. It is set here, synchronously, rather
-        // than as loadfile's per-file options: that argument moved (mpv 0.38 put `index` there).
-        lock.lock()
-        if !isShutDown { earshot_mpv_set_property_string(handle, "start", String(format: "%.3f", max(0, start))) }
-        lock.unlock()
-        command(["loadfile", url, "replace"])
+        // `start` is the file's own option, in the same request: it was set on mpv before the
+        // `loadfile`, synchronously (asynchronous requests may be carried out in any order), and
+        // that waited for mpv's core — for as long as a stuck sound server held it.
+        lock.lock(); defer { lock.unlock() }
+        guard !isShutDown else { return }
+        _ = earshot_mpv_loadfile_async(handle, Self.commandReplyID, url, "replace", String(format: "%.3f", max(0, start)))
     }
 
     /// Exact seek to an absolute position in seconds.
@@ -188,17 +191,9 @@ public final class MPVPlayer: @unchecked Sendable {
     /// Unloads the file; mpv stays idle.
     public func stop() { command(["stop"]) }
 
-    /// mpv's playback position right now (nil when nothing is loaded). Synchronous and cheap:
-    /// the ticker reads it so `time` messages are exact, not the last event's value.
-    public func timePosition() -> Double? {
-        lock.lock(); defer { lock.unlock() }
-        guard !isShutDown else { return nil }
-        var value = 0.0
-        return earshot_mpv_get_property(handle, "time-pos", MPV_FORMAT_DOUBLE, &value) >= 0 ? value : nil
-    }
-
     /// Reads any property as mpv formats it ("2.000000", "yes", a filter list); nil when it is
-    /// unavailable. For checks and diagnostics: the engine follows observed properties instead.
+    /// unavailable. For tests' checks only: it waits for mpv's core as long as the core is busy (the
+    /// engine follows observed properties, and reads with a limit: `read`).
     public func property(_ name: String) -> String? {
         lock.lock(); defer { lock.unlock() }
         guard !isShutDown, let value = earshot_mpv_get_property_string(handle, name) else { return nil }
@@ -276,7 +271,7 @@ public final class MPVPlayer: @unchecked Sendable {
             lock.lock(); let stopping = isShutDown || generation != self.generation; lock.unlock()
             if stopping { return }
             guard let event = earshot_mpv_wait_event(handle, held == nil ? 1 : 0.1)?.pointee else { continue }
-            if isProbeReply(event) { continue }
+            if isProbeReply(event) || isReadReply(event) { continue }
             let decoded = decode(event)
             if let end = held {
                 let late = DispatchTime.now().uptimeNanoseconds - heldSince.uptimeNanoseconds > 500_000_000

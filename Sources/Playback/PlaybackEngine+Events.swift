@@ -68,7 +68,7 @@ extension PlaybackEngine {
             // it, so mpv's value now decides, not the report — once mpv has carried out every pause
             // change we sent (they are asynchronous; until then its value can be the old one too).
             if loaded, paused != state.paused, !player.pauseChangeInFlight {
-                let now = player.property("pause").map { $0 == "yes" } ?? paused
+                let now = player.pausedNow() ?? paused
                 if now != state.paused { state.paused = now; publishState() }
             }
         case .speed(let rate):

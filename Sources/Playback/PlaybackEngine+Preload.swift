@@ -4,7 +4,7 @@ import Foundation
 /// The next queued episode waits in mpv's playlist behind the playing one (`prefetch-playlist`
 /// opens it while the current one ends), so the switch at an episode's end costs no open: mpv
 /// moves on by itself and the engine adopts what it started. Only episodes that start from the
-/// top are appended (`start` is one option for every file); anything else loads as usual.
+/// top are appended (an appended file starts at 0); anything else loads as usual.
 extension PlaybackEngine {
     /// Hands mpv the episode `load` set up: adopts the preloaded file mpv already moved on to,
     /// or loads it. Clears the last error and notice (a failure moving the queue on keeps its error).
@@ -33,7 +33,7 @@ extension PlaybackEngine {
     /// (`playlist-pos` -1), and then the file must be loaded as usual.
     func noteEndOfFile() {
         guard resilience.preloaded != nil else { resilience.mpvAdvancing = false; return }
-        resilience.mpvAdvancing = (player.property("playlist-pos").flatMap(Int.init) ?? -1) >= 1
+        resilience.mpvAdvancing = (player.playlistPosition() ?? -1) >= 1
     }
 
     /// After the engine decided what follows an end: a preloaded file it did not adopt must not

@@ -168,8 +168,8 @@ extension PlaybackEngine {
         }
     }
 
-    /// Whether mpv looks alive: a synchronous call into a hung mpv would block the actor, so the
-    /// ticker skips its exact read while a probe is late.
+    /// Whether mpv looks alive: the ticker skips its exact read while a probe is late (a read of a
+    /// stuck mpv would wait `MPVPlayer.readTimeout` for nothing).
     var playerAnswers: Bool { player.unansweredProbeAge < 1.5 }
 
     /// Replaces mpv with a new instance and puts back everything the old one was told: speed,

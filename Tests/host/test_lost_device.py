@@ -174,6 +174,51 @@ def test_a_sound_server_slow_to_answer_at_start_is_waited_for(sound):  # noqa: F
             server.stop()
 
 
+def test_a_sound_server_that_stops_answering_leaves_the_controls_working(sound, earshot, tone):  # noqa: F811
+    """The sound server stops answering (held with SIGSTOP for 5 s) just as the listener seeks and
+    plays: mpv's core waits for the server in its audio output, and Earshot must not wait with it —
+    every command in the meantime is answered at once (the volume changes), the watchdog may replace
+    the stuck player (3 s with an episode loaded), and once the server answers the episode plays,
+    without an error. Before, the engine read mpv synchronously (the new file's start was set with a
+    synchronous call) and waited as long as the server did: no command was answered for the whole
+    hold (seen: 28 s)."""
+    client = earshot.socket()
+    podcast = earshot.subscribe(tone.feed)
+    episode = earshot.episodes(podcast["id"])[0]
+    client.wait_state(lambda m: any(o["name"] == "pulse/speakers" for o in m["outputs"]), timeout=10,
+                      what="state.outputs to list the sinks")
+    client.command("play", episode=episode["id"])
+    client.wait_state(lambda m: m["episode"] and not m["paused"] and not m["buffering"], timeout=10,
+                      what="the tone to play")
+    client.command("pause")
+    client.wait_state(lambda m: m["paused"], timeout=5, what="paused")
+    os.kill(sound.process.pid, signal.SIGSTOP)
+    held = time.monotonic()
+    answers = []
+    try:
+        client.send("seek", position=5)
+        client.send("play", episode=episode["id"])
+        for step in range(10):
+            sent = time.monotonic()
+            client.send("volume", value=60 + step)
+            arrival, _ = client.wait_state(lambda m, v=60 + step: m["volume"] == v, timeout=5, after=sent,
+                                           what=f"volume {60 + step} while the sound server is held")
+            answers.append(arrival - sent)
+            time.sleep(max(0.0, held + 0.5 * (step + 1) - time.monotonic()))
+    finally:
+        os.kill(sound.process.pid, signal.SIGCONT)
+    resumed = time.monotonic()
+    arrival, state = client.wait_state(lambda m: m["episode"] and m["episode"]["id"] == episode["id"] and not m["paused"]
+                                       and not m["buffering"], timeout=15, after=resumed,
+                                       what="the episode to play once the sound server answers")
+    audio.report("stuck_sound_server", held_s=round(resumed - held, 1), slowest_answer_ms=round(max(answers) * 1000, 1),
+                 playing_after_resume_ms=round((arrival - resumed) * 1000, 1), notice=state["notice"],
+                 restarts="restarted it" in earshot.log(200))
+    assert max(answers) < 1.0, f"a command waited {max(answers):.2f} s while the sound server was held"
+    assert state["error"] is None, state["error"]
+    assert state["volume"] == 69
+
+
 def test_unplugged_headphones_pause_every_client_and_nothing_plays_on(sound, earshot, tone):  # noqa: F811
     run = unplug_while_playing(sound, earshot, tone)
     unplugged, speakers, headphones = run["unplugged"], run["speakers"], run["headphones"]

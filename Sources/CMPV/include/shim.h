@@ -23,9 +23,12 @@ int earshot_mpv_get_property(mpv_handle *ctx, const char *name, mpv_format forma
 int earshot_mpv_get_property_async(mpv_handle *ctx, uint64_t reply_userdata, const char *name, mpv_format format);
 char *earshot_mpv_get_property_string(mpv_handle *ctx, const char *name);
 int earshot_mpv_set_property_async(mpv_handle *ctx, uint64_t reply_userdata, const char *name, mpv_format format, void *data);
-int earshot_mpv_set_property_string(mpv_handle *ctx, const char *name, const char *data);
 int earshot_mpv_set_option_string(mpv_handle *ctx, const char *name, const char *data);
 int earshot_mpv_command_async(mpv_handle *ctx, uint64_t reply_userdata, const char **args);
+/// `loadfile URL FLAGS` with the per-file option `start=START`, as one asynchronous command (named
+/// arguments, so it reads the same to every mpv since Debian 12's 0.35).
+int earshot_mpv_loadfile_async(mpv_handle *ctx, uint64_t reply_userdata, const char *url, const char *flags,
+                                const char *start);
 int earshot_mpv_observe_property(mpv_handle *ctx, uint64_t reply_userdata, const char *name, mpv_format format);
 int earshot_mpv_request_log_messages(mpv_handle *ctx, const char *min_level);
 mpv_event *earshot_mpv_wait_event(mpv_handle *ctx, double timeout);
