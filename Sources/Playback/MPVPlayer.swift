@@ -201,7 +201,13 @@ public final class MPVPlayer: @unchecked Sendable {
         return String(cString: value)
     }
 
-    /// Stops the event thread and destroys the handle. Safe to call more than once.
+    /// How long `shutdown` waits for mpv's core to stop.
+    static let shutdownWait: DispatchTimeInterval = .seconds(2)
+
+    /// Stops the event thread and destroys the handle. Safe to call more than once. Waits at most
+    /// `shutdownWait` for mpv's core to stop: a core held by a sound server that stopped answering
+    /// stops only once the server answers, and Earshot, told to quit, waited with it for as long
+    /// (the process's end takes the stuck core with it).
     public func shutdown() {
         lock.lock()
         if isShutDown { lock.unlock(); return }
@@ -209,8 +215,18 @@ public final class MPVPlayer: @unchecked Sendable {
         let handle = self.handle, done = eventThreadDone
         lock.unlock()
         earshot_mpv_wakeup(handle)
-        done.wait()
-        earshot_mpv_terminate_destroy(handle)
+        done.wait()  // the event thread looks at `isShutDown` at least every second
+        let box = HandleBox(handle: handle)
+        let destroyed = DispatchSemaphore(value: 0)
+        let reaper = Thread {
+            earshot_mpv_terminate_destroy(box.handle)
+            destroyed.signal()
+        }
+        reaper.name = "mpv-reaper"
+        reaper.start()
+        if destroyed.wait(timeout: .now() + Self.shutdownWait) == .timedOut {
+            Log.warning("mpv", "its core did not stop (a sound server not answering?); leaving it behind")
+        }
         continuation.finish()
     }
 

@@ -14,7 +14,10 @@ render) is added to every "sound until" figure.
 """
 
 import os
+import shutil
 import signal
+import subprocess
+import tempfile
 import time
 from pathlib import Path
 
@@ -196,7 +199,7 @@ def test_a_sound_server_that_stops_answering_leaves_the_controls_working(sound, 
     held = time.monotonic()
     answers = []
     try:
-        client.send("seek", position=5)
+        client.send("seek", to=5)
         client.send("play", episode=episode["id"])
         for step in range(10):
             sent = time.monotonic()
@@ -217,6 +220,53 @@ def test_a_sound_server_that_stops_answering_leaves_the_controls_working(sound, 
     assert max(answers) < 1.0, f"a command waited {max(answers):.2f} s while the sound server was held"
     assert state["error"] is None, state["error"]
     assert state["volume"] == 69
+
+
+def test_told_to_quit_while_the_sound_server_is_stuck_it_quits_with_the_position_saved(sound, tone):  # noqa: F811
+    """SIGTERM (a `systemctl stop`, a logout) while the sound server does not answer and mpv's core
+    waits for it in a load: Earshot saves the position and quits within a few seconds, leaving the
+    stuck core behind (it waited `MPVPlayer.shutdownWait`, 2 s). Before, it waited for the sound
+    server without end: still running 20 s after the signal, until the server answered. The next
+    start finds the position the listener sought to."""
+    data = Path(tempfile.mkdtemp(prefix="earshot-host-"))
+    try:
+        server = hostserver.launch(env=sound.env, data=data)
+        try:
+            client = server.socket()
+            podcast = server.subscribe(tone.feed)
+            episode = server.episodes(podcast["id"])[0]
+            client.wait_state(lambda m: any(o["name"] == "pulse/speakers" for o in m["outputs"]), timeout=10,
+                              what="state.outputs to list the sinks")
+            client.command("play", episode=episode["id"])
+            client.wait_state(lambda m: m["episode"] and not m["paused"] and not m["buffering"], timeout=10,
+                              what="the tone to play")
+            client.command("pause")
+            client.wait_state(lambda m: m["paused"], timeout=5, what="paused")
+            os.kill(sound.process.pid, signal.SIGSTOP)
+            try:
+                client.command("seek", to=20)
+                client.wait_state(lambda m: abs(m["position"] - 20) < 0.5, timeout=5, what="the seek to 20 s")
+                client.send("play", episode=episode["id"])  # loads the file: mpv's core waits for the server
+                time.sleep(1.0)
+                told = time.monotonic()
+                server.process.send_signal(signal.SIGTERM)
+                try:
+                    status = server.process.wait(timeout=10)
+                except subprocess.TimeoutExpired:
+                    status = None
+                took = time.monotonic() - told
+            finally:
+                os.kill(sound.process.pid, signal.SIGCONT)
+            audio.report("quit_with_stuck_sound_server", quit_after_ms=round(took * 1000), status=status)
+            assert status == 0, f"still running {took:.1f} s after SIGTERM (status {status}):\n{server.log(20)}"
+            assert "did not stop" in server.log(50), server.log(20)
+        finally:
+            server.stop()
+        with hostserver.running(env=sound.env, data=data) as again:
+            saved = again.episodes(podcast["id"])[0]
+            assert abs(saved["position"] - 20) < 1.0, f"the position kept was {saved['position']}, not about 20 s"
+    finally:
+        shutil.rmtree(data, ignore_errors=True)
 
 
 def test_unplugged_headphones_pause_every_client_and_nothing_plays_on(sound, earshot, tone):  # noqa: F811
