@@ -8,6 +8,8 @@ struct MPVHealth: Sendable {
     var probeSentAt: Date?
     /// A test's stand-in for a hung core: probe answers are dropped as if they never came.
     var ignoringProbes = false
+    /// This mpv answered a probe at least once.
+    var answered = false
 }
 
 extension MPVPlayer {
@@ -29,12 +31,16 @@ extension MPVPlayer {
         return health.probeSentAt.map { Date().timeIntervalSince($0) } ?? 0
     }
 
+    /// Whether this mpv (the current instance: a restart starts over) ever answered a probe.
+    public var hasAnswered: Bool { lock.withLock { health.answered } }
+
     /// Called on the event thread for every event: swallows the probe's answer.
     func isProbeReply(_ event: mpv_event) -> Bool {
         guard event.event_id == MPV_EVENT_GET_PROPERTY_REPLY, event.reply_userdata == Self.probeReplyID else { return false }
         lock.lock(); defer { lock.unlock() }
         if !health.ignoringProbes {
             health.probeSentAt = nil
+            health.answered = true
             reads.late = false  // the core answers again: reads wait for it again
         }
         return true

@@ -23,6 +23,8 @@ struct PlaybackResilience: Sendable {
     var shuttingDown = false
     /// How often mpv was restarted since the engine started.
     var restarts = 0
+    /// Restarts for not answering since an mpv last answered a probe (`countsAsHung`).
+    var hungRestartsInARow = 0
     /// The episode appended to mpv's playlist after the playing one (PlaybackEngine+Preload),
     /// and the last one found unfit for it (it resumes mid-way, or its address is not playable).
     var preloaded: Int64?
@@ -47,8 +49,15 @@ extension PlaybackEngine {
     /// and the notice then said the player had stopped when nothing had played (seen with the test
     /// sound server held for 6 s at start: mpv replaced at 3 s; the outputs came once it answered
     /// either way). Loading an episode makes the shorter wait count at once.
-    static func countsAsHung(unansweredFor age: TimeInterval, loaded: Bool) -> Bool {
-        age > (loaded ? probeTimeout : idleProbeTimeout)
+    ///
+    /// `restartsInARow`: mpv was replaced that many times for not answering, none of them answering
+    /// since. Each waits twice as long as the one before (up to 16×): what holds them all is outside
+    /// (a sound server that stopped answering holds every new mpv's core as it opens the output), and
+    /// each replaced one stays behind, threads and memory, until its core is freed — with a 3 s wait
+    /// a 20 s hold left four of them behind (24 threads, 100 MB resident).
+    static func countsAsHung(unansweredFor age: TimeInterval, loaded: Bool, restartsInARow: Int = 0) -> Bool {
+        let backoff = Double(1 << min(max(restartsInARow, 0), 4))
+        return age > (loaded ? probeTimeout : idleProbeTimeout) * backoff
     }
     /// The most failures kept in `state.failures` (the oldest go first).
     static let failuresKept = 100
@@ -161,7 +170,10 @@ extension PlaybackEngine {
 
     private func checkHealth() async {
         guard !resilience.shuttingDown, !resilience.restarting else { return }
-        if Self.countsAsHung(unansweredFor: player.unansweredProbeAge, loaded: loaded) {
+        if player.hasAnswered { resilience.hungRestartsInARow = 0 }
+        if Self.countsAsHung(unansweredFor: player.unansweredProbeAge, loaded: loaded,
+                             restartsInARow: resilience.hungRestartsInARow) {
+            resilience.hungRestartsInARow += 1
             await restartPlayer(because: "it stopped answering")
         } else {
             player.probe()

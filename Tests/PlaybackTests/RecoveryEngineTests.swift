@@ -97,6 +97,46 @@ import Testing
         await h.close()
     }
 
+    /// A replacement that does not answer either (what a sound server that stopped answering does to
+    /// every new mpv as it opens the output) is given twice as long as the one before it: the
+    /// replaced ones stay behind until their cores are freed.
+    @Test func aReplacementThatDoesNotAnswerEitherIsGivenTwiceAsLong() async throws {
+        let h = try await harness()
+        let episode = h.episodes[0]
+        try await h.engine.handle(.play(episode: episode.id))
+        #expect(await h.wait(until: h.isPlaying(episode, past: 1)))
+        h.engine.player.stopAnsweringProbesForTesting()
+        #expect(await waitFor(timeout: 10) { await h.engine.playerRestarts == 1 }, "the watchdog never noticed")
+        // The new mpv's first probe goes out at the watchdog's next look, a second after the restart.
+        h.engine.player.stopAnsweringProbesForTesting()
+        let replaced = Date()
+        let again = await waitFor(timeout: 4 * PlaybackEngine.probeTimeout) { await h.engine.playerRestarts == 2 }
+        let took = Date().timeIntervalSince(replaced)
+        #expect(again, "the second mpv, not answering, was never replaced")
+        #expect(took > 2 * PlaybackEngine.probeTimeout && took < 2 * PlaybackEngine.probeTimeout + 3, "\(took) s")
+        #expect(await h.wait(until: h.isPlaying(episode, past: 0.5)), "the third mpv plays on")
+        await h.close()
+    }
+
+    /// The watchdog's decision: never before the wait for an episode loaded or not, doubled for each
+    /// restart in a row up to sixteen times, and once it counts a hang, it does for any longer wait.
+    @Test func theWaitBeforeAReplacementDoublesWithEachRestartInARow() {
+        for loaded in [true, false] {
+            let base = loaded ? PlaybackEngine.probeTimeout : PlaybackEngine.idleProbeTimeout
+            for restarts in 0...8 {
+                let limit = base * Double(1 << min(restarts, 4))
+                #expect(!PlaybackEngine.countsAsHung(unansweredFor: limit, loaded: loaded, restartsInARow: restarts))
+                #expect(PlaybackEngine.countsAsHung(unansweredFor: limit + 0.01, loaded: loaded, restartsInARow: restarts))
+                for age in stride(from: 0.0, through: 300, by: 0.7) {
+                    let hung = PlaybackEngine.countsAsHung(unansweredFor: age, loaded: loaded, restartsInARow: restarts)
+                    #expect(hung == (age > limit), "age \(age), \(restarts) in a row, loaded \(loaded)")
+                    if hung { #expect(PlaybackEngine.countsAsHung(unansweredFor: age + 1, loaded: loaded, restartsInARow: restarts)) }
+                }
+            }
+        }
+        #expect(PlaybackEngine.countsAsHung(unansweredFor: 3.5, loaded: true))  // the default: none in a row
+    }
+
     @Test func aHealthyMpvIsNeverRestarted() async throws {
         let h = try await harness()
         try await h.engine.handle(.play(episode: h.episodes[0].id))
