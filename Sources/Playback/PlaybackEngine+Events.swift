@@ -120,14 +120,15 @@ extension PlaybackEngine {
             settlePreload()
         case .error(let message):
             noteEndOfFile()
+            if Self.isOutputFailure(message) {
+                await outputFailed(episode, message: message) // PlaybackEngine+Outputs
+                settlePreload()
+                return
+            }
             loading = .idle
             state.paused = true
             state.buffering = false
             state.error = "could not play \(episode.title): \(message)"
-            if message.contains("audio output") {
-                // The commonest first-run failure: no sound device (or the wrong one) on this machine.
-                state.error! += " — no sound device could be opened; start Earshot with --audio-output (e.g. pulse, pipewire, alsa)"
-            }
             publishState()
             await episodeFailed(episode, message: state.error ?? message)
             settlePreload()

@@ -78,3 +78,28 @@ extension PlaybackEngine {
         if pausedForLoss { await savePosition(force: true) }
     }
 }
+
+extension PlaybackEngine {
+    /// mpv's error when it could not open the sound output (`MPV_ERROR_AO_INIT_FAILED`: "audio output
+    /// initialization failed"), at a load or when the sound server went away mid-play.
+    static func isOutputFailure(_ message: String) -> Bool { message.contains("audio output") }
+
+    /// mpv could not open, or lost, the sound output: nothing is wrong with the episode. It is not
+    /// marked as failed and the queue does not move on — with no sound device at all every queued
+    /// episode was marked, one after another, and a sound server that died mid-play marked the one
+    /// playing — playback pauses where it was, the position stored, and play goes on from there
+    /// (a new load opens the output again).
+    func outputFailed(_ episode: Episode, message: String) async {
+        let wasPlaying = !resilience.waitingForStart
+        loading = .idle
+        state.paused = true
+        state.buffering = false
+        resilience.waitingForStart = false
+        state.error = wasPlaying
+            ? "the sound output stopped while \(episode.title) played (\(message)): paused where it was; play goes on from there"
+            // The commonest first-run failure: no sound device (or the wrong one) on this machine.
+            : "could not play \(episode.title): \(message) — no sound device could be opened; start Earshot with --audio-output (e.g. pulse, pipewire, alsa)"
+        publishState()
+        await savePosition(force: true)
+    }
+}

@@ -269,6 +269,52 @@ def test_told_to_quit_while_the_sound_server_is_stuck_it_quits_with_the_position
         shutil.rmtree(data, ignore_errors=True)
 
 
+def test_a_sound_server_that_dies_mid_play_pauses_where_it_was_and_play_goes_on_once_it_is_back(sound, earshot, tone):  # noqa: F811
+    """PulseAudio killed (SIGKILL) while an episode plays: mpv loses its output and ends the file
+    with "audio output initialization failed". Nothing is wrong with the episode: it is not marked
+    as failed, playback pauses with an error that says the sound output stopped, and the position it
+    reached is stored. Once the sound server is back, play goes on from there and is heard. Before,
+    the episode was marked failed and the error said to start Earshot with another --audio-output;
+    the position stored was the last periodic save (up to 5 s back)."""
+    client = earshot.socket()
+    podcast = earshot.subscribe(tone.feed)
+    episode = earshot.episodes(podcast["id"])[0]
+    client.wait_state(lambda m: any(o["name"] == "pulse/speakers" for o in m["outputs"]), timeout=10,
+                      what="state.outputs to list the sinks")
+    client.command("play", episode=episode["id"])
+    client.wait_state(lambda m: m["episode"] and not m["paused"] and not m["buffering"], timeout=10,
+                      what="the tone to play")
+    _, at = client.wait_for(lambda m: m.get("type") == "time" and m["position"] >= 7.0, timeout=15,
+                            what="7 s played")
+    sound.process.kill()
+    sound.process.wait()
+    died = time.monotonic()
+    arrival, state = client.wait_state(lambda m: m["error"] is not None, timeout=10, after=died,
+                                       what="the error once the sound server died")
+    assert state["paused"], state
+    assert "sound output stopped" in state["error"] and "--audio-output" not in state["error"], state["error"]
+    assert str(episode["id"]) not in state["failures"], f"the episode was marked failed: {state['failures']}"
+    stored = earshot.episodes(podcast["id"])[0]["position"]
+    assert stored >= 7.0, f"the position stored was {stored}, not where it played to (past 7 s)"
+
+    sound.socket_path.unlink(missing_ok=True)
+    sound.start()
+    speakers = sound.record("speakers")
+    sent = time.monotonic()
+    client.command("play", episode=episode["id"])
+    _, playing = client.wait_state(lambda m: not m["paused"] and not m["buffering"] and m["error"] is None, timeout=10,
+                                   after=sent, what="playing again once the sound server is back")
+    _, moved = client.wait_for(lambda m: m.get("type") == "time" and m["position"] >= stored + 1.0, timeout=10,
+                               after=sent, what="the position to move on from where it stopped")
+    speakers.wait_until(time.monotonic() + 1.0)
+    samples = speakers.samples()
+    heard = audio.rms_db(samples, speakers.index_at(time.monotonic() - 1.0), speakers.index_at(time.monotonic() - 0.1))
+    audio.report("sound_server_died", error_after_ms=round((arrival - died) * 1000, 1), stored_position=stored,
+                 error=state["error"], heard_db=round(heard, 1))
+    assert playing["position"] >= stored - 0.5, f"it started again at {playing['position']}, not at {stored}"
+    assert abs(heard - TONE_RMS) <= 1, f"after the sound server came back the speakers measured {heard:.1f} dBFS"
+
+
 def test_unplugged_headphones_pause_every_client_and_nothing_plays_on(sound, earshot, tone):  # noqa: F811
     run = unplug_while_playing(sound, earshot, tone)
     unplugged, speakers, headphones = run["unplugged"], run["speakers"], run["headphones"]
