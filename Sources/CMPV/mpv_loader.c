@@ -14,7 +14,6 @@ static struct {
     __typeof__(mpv_terminate_destroy) *terminate_destroy;
     __typeof__(mpv_error_string) *error_string;
     __typeof__(mpv_free) *free;
-    __typeof__(mpv_get_property) *get_property;
     __typeof__(mpv_get_property_async) *get_property_async;
     __typeof__(mpv_get_property_string) *get_property_string;
     __typeof__(mpv_set_property_async) *set_property_async;
@@ -50,7 +49,6 @@ static void load(void) {
         && find((void **)&api.terminate_destroy, "mpv_terminate_destroy")
         && find((void **)&api.error_string, "mpv_error_string")
         && find((void **)&api.free, "mpv_free")
-        && find((void **)&api.get_property, "mpv_get_property")
         && find((void **)&api.get_property_async, "mpv_get_property_async")
         && find((void **)&api.get_property_string, "mpv_get_property_string")
         && find((void **)&api.set_property_async, "mpv_set_property_async")
@@ -79,9 +77,6 @@ int earshot_mpv_initialize(mpv_handle *ctx) { return api.initialize(ctx); }
 void earshot_mpv_terminate_destroy(mpv_handle *ctx) { api.terminate_destroy(ctx); }
 const char *earshot_mpv_error_string(int error) { return api.error_string(error); }
 void earshot_mpv_free(void *data) { api.free(data); }
-int earshot_mpv_get_property(mpv_handle *ctx, const char *name, mpv_format format, void *data) {
-    return api.get_property(ctx, name, format, data);
-}
 int earshot_mpv_get_property_async(mpv_handle *ctx, uint64_t reply_userdata, const char *name, mpv_format format) {
     return api.get_property_async(ctx, reply_userdata, name, format);
 }

@@ -19,7 +19,6 @@ int earshot_mpv_initialize(mpv_handle *ctx);
 void earshot_mpv_terminate_destroy(mpv_handle *ctx);
 const char *earshot_mpv_error_string(int error);
 void earshot_mpv_free(void *data);
-int earshot_mpv_get_property(mpv_handle *ctx, const char *name, mpv_format format, void *data);
 int earshot_mpv_get_property_async(mpv_handle *ctx, uint64_t reply_userdata, const char *name, mpv_format format);
 char *earshot_mpv_get_property_string(mpv_handle *ctx, const char *name);
 int earshot_mpv_set_property_async(mpv_handle *ctx, uint64_t reply_userdata, const char *name, mpv_format format, void *data);
