@@ -96,6 +96,22 @@ def play_on_headphones(server, tone, client):
     return episode
 
 
+def play_tone(server, tone, client, then_pause=False):
+    """Subscribes the tone podcast and plays it on the default sink (paused again with `then_pause`);
+    returns the podcast and the episode."""
+    podcast = server.subscribe(tone.feed)
+    episode = server.episodes(podcast["id"])[0]
+    client.wait_state(lambda m: any(o["name"] == "pulse/speakers" for o in m["outputs"]), timeout=10,
+                      what="state.outputs to list the sinks")
+    client.command("play", episode=episode["id"])
+    client.wait_state(lambda m: m["episode"] and not m["paused"] and not m["buffering"], timeout=10,
+                      what="the tone to play")
+    if then_pause:
+        client.command("pause")
+        client.wait_state(lambda m: m["paused"], timeout=5, what="paused")
+    return podcast, episode
+
+
 def level(recording, samples, start, end):
     return audio.rms_db(samples, recording.index_at(start), recording.index_at(end))
 
@@ -186,15 +202,7 @@ def test_a_sound_server_that_stops_answering_leaves_the_controls_working(sound, 
     synchronous call) and waited as long as the server did: no command was answered for the whole
     hold (seen: 28 s)."""
     client = earshot.socket()
-    podcast = earshot.subscribe(tone.feed)
-    episode = earshot.episodes(podcast["id"])[0]
-    client.wait_state(lambda m: any(o["name"] == "pulse/speakers" for o in m["outputs"]), timeout=10,
-                      what="state.outputs to list the sinks")
-    client.command("play", episode=episode["id"])
-    client.wait_state(lambda m: m["episode"] and not m["paused"] and not m["buffering"], timeout=10,
-                      what="the tone to play")
-    client.command("pause")
-    client.wait_state(lambda m: m["paused"], timeout=5, what="paused")
+    podcast, episode = play_tone(earshot, tone, client, then_pause=True)
     os.kill(sound.process.pid, signal.SIGSTOP)
     held = time.monotonic()
     answers = []
@@ -233,21 +241,13 @@ def test_told_to_quit_while_the_sound_server_is_stuck_it_quits_with_the_position
         server = hostserver.launch(env=sound.env, data=data)
         try:
             client = server.socket()
-            podcast = server.subscribe(tone.feed)
-            episode = server.episodes(podcast["id"])[0]
-            client.wait_state(lambda m: any(o["name"] == "pulse/speakers" for o in m["outputs"]), timeout=10,
-                              what="state.outputs to list the sinks")
-            client.command("play", episode=episode["id"])
-            client.wait_state(lambda m: m["episode"] and not m["paused"] and not m["buffering"], timeout=10,
-                              what="the tone to play")
-            client.command("pause")
-            client.wait_state(lambda m: m["paused"], timeout=5, what="paused")
+            podcast, episode = play_tone(server, tone, client, then_pause=True)
             os.kill(sound.process.pid, signal.SIGSTOP)
             try:
                 client.command("seek", to=20)
                 client.wait_state(lambda m: abs(m["position"] - 20) < 0.5, timeout=5, what="the seek to 20 s")
                 client.send("play", episode=episode["id"])  # loads the file: mpv's core waits for the server
-                time.sleep(1.0)
+                time.sleep(2.0)  # within the watchdog's 3 s: the core opening the output is the one to wait for
                 told = time.monotonic()
                 server.process.send_signal(signal.SIGTERM)
                 try:
@@ -277,13 +277,7 @@ def test_a_sound_server_that_dies_mid_play_pauses_where_it_was_and_play_goes_on_
     the episode was marked failed and the error said to start Earshot with another --audio-output;
     the position stored was the last periodic save (up to 5 s back)."""
     client = earshot.socket()
-    podcast = earshot.subscribe(tone.feed)
-    episode = earshot.episodes(podcast["id"])[0]
-    client.wait_state(lambda m: any(o["name"] == "pulse/speakers" for o in m["outputs"]), timeout=10,
-                      what="state.outputs to list the sinks")
-    client.command("play", episode=episode["id"])
-    client.wait_state(lambda m: m["episode"] and not m["paused"] and not m["buffering"], timeout=10,
-                      what="the tone to play")
+    podcast, episode = play_tone(earshot, tone, client)
     _, at = client.wait_for(lambda m: m.get("type") == "time" and m["position"] >= 7.0, timeout=15,
                             what="7 s played")
     sound.process.kill()
