@@ -137,14 +137,25 @@ public final class MPVPlayer: @unchecked Sendable {
         reads.late = false
         startEventThread(handle: fresh, generation: generation, done: eventThreadDone)
         lock.unlock()
-        let box = HandleBox(handle: old)
+        Self.destroy(old, after: oldDone)
+    }
+
+    /// Wakes `handle`'s event thread, waits for it to stop (`eventThreadDone`), then destroys the handle,
+    /// all on a thread of its own: a core held by a sound server that stopped answering stops only once
+    /// the server answers, and that thread is then lost, not the caller. Signalled once destroyed.
+    @discardableResult
+    private static func destroy(_ handle: OpaquePointer, after eventThreadDone: DispatchSemaphore) -> DispatchSemaphore {
+        let box = HandleBox(handle: handle)
+        let destroyed = DispatchSemaphore(value: 0)
         let reaper = Thread {
             earshot_mpv_wakeup(box.handle)
-            oldDone.wait()
+            eventThreadDone.wait()  // the event thread looks at `isShutDown` and the generation at least every second
             earshot_mpv_terminate_destroy(box.handle)
+            destroyed.signal()
         }
         reaper.name = "mpv-reaper"
         reaper.start()
+        return destroyed
     }
 
     deinit { shutdown() }
@@ -205,26 +216,15 @@ public final class MPVPlayer: @unchecked Sendable {
     static let shutdownWait: DispatchTimeInterval = .seconds(2)
 
     /// Stops the event thread and destroys the handle. Safe to call more than once. Waits at most
-    /// `shutdownWait` for mpv's core to stop: a core held by a sound server that stopped answering
-    /// stops only once the server answers, and Earshot, told to quit, waited with it for as long
-    /// (the process's end takes the stuck core with it).
+    /// `shutdownWait` for mpv's core to stop: Earshot, told to quit while a sound server did not
+    /// answer, waited with the core for as long (the process's end takes the stuck core with it).
     public func shutdown() {
         lock.lock()
         if isShutDown { lock.unlock(); return }
         isShutDown = true
         let handle = self.handle, done = eventThreadDone
         lock.unlock()
-        earshot_mpv_wakeup(handle)
-        done.wait()  // the event thread looks at `isShutDown` at least every second
-        let box = HandleBox(handle: handle)
-        let destroyed = DispatchSemaphore(value: 0)
-        let reaper = Thread {
-            earshot_mpv_terminate_destroy(box.handle)
-            destroyed.signal()
-        }
-        reaper.name = "mpv-reaper"
-        reaper.start()
-        if destroyed.wait(timeout: .now() + Self.shutdownWait) == .timedOut {
+        if Self.destroy(handle, after: done).wait(timeout: .now() + Self.shutdownWait) == .timedOut {
             Log.warning("mpv", "its core did not stop (a sound server not answering?); leaving it behind")
         }
         continuation.finish()

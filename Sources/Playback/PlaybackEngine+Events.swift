@@ -120,14 +120,14 @@ extension PlaybackEngine {
             settlePreload()
         case .error(let message):
             noteEndOfFile()
+            loading = .idle
+            state.paused = true
+            state.buffering = false
             if Self.isOutputFailure(message) {
                 await outputFailed(episode, message: message) // PlaybackEngine+Outputs
                 settlePreload()
                 return
             }
-            loading = .idle
-            state.paused = true
-            state.buffering = false
             state.error = "could not play \(episode.title): \(message)"
             publishState()
             await episodeFailed(episode, message: state.error ?? message)

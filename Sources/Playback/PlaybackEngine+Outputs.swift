@@ -88,12 +88,9 @@ extension PlaybackEngine {
     /// marked as failed and the queue does not move on — with no sound device at all every queued
     /// episode was marked, one after another, and a sound server that died mid-play marked the one
     /// playing — playback pauses where it was, the position stored, and play goes on from there
-    /// (a new load opens the output again).
+    /// (a new load opens the output again). Called with the file ended (`loading` idle, paused).
     func outputFailed(_ episode: Episode, message: String) async {
         let wasPlaying = !resilience.waitingForStart
-        loading = .idle
-        state.paused = true
-        state.buffering = false
         resilience.waitingForStart = false
         state.error = wasPlaying
             ? "the sound output stopped while \(episode.title) played (\(message)): paused where it was; play goes on from there"

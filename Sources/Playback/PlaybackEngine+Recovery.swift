@@ -180,10 +180,6 @@ extension PlaybackEngine {
         }
     }
 
-    /// Whether mpv looks alive: the ticker skips its exact read while a probe is late (a read of a
-    /// stuck mpv would wait `MPVPlayer.readTimeout` for nothing).
-    var playerAnswers: Bool { player.unansweredProbeAge < 1.5 }
-
     /// Replaces mpv with a new instance and puts back everything the old one was told: speed,
     /// volume, mute, output, and the loaded episode at its position (paused or playing as it was).
     func restartPlayer(because reason: String) async {

@@ -156,7 +156,8 @@ public actor PlaybackEngine {
             await markSession() // an end with nothing after it clears the marker too
             return
         }
-        if playerAnswers, loading.positionsAreCurrent, let exact = player.timePosition() { state.position = steadyPosition(heardPosition(exact)) }
+        // A stuck mpv costs one read's wait; later reads give up at once until it answers (MPVPlayer+Reads).
+        if loading.positionsAreCurrent, let exact = player.timePosition() { state.position = steadyPosition(heardPosition(exact)) }
         publishTime()
         if saveIsDue() { await savePosition(force: true) }
     }

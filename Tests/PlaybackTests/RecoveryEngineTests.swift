@@ -16,6 +16,15 @@ import Testing
         return try await ResilienceHarness([("Tone", audio.path, 60)], directory: directory)
     }
 
+    /// A harness whose episode plays, past `seconds`.
+    private func playing(past seconds: Double) async throws -> (ResilienceHarness, Episode) {
+        let h = try await harness()
+        let episode = h.episodes[0]
+        try await h.engine.handle(.play(episode: episode.id))
+        #expect(await h.wait(until: h.isPlaying(episode, past: seconds)))
+        return (h, episode)
+    }
+
     @Test func mpvQuittingIsRestartedWithTheEpisodeWhereItWas() async throws {
         let h = try await harness()
         let episode = h.episodes[0]
@@ -41,10 +50,7 @@ import Testing
     }
 
     @Test func aPausedEpisodeStaysPausedAfterARestart() async throws {
-        let h = try await harness()
-        let episode = h.episodes[0]
-        try await h.engine.handle(.play(episode: episode.id))
-        #expect(await h.wait(until: h.isPlaying(episode, past: 0.5)))
+        let (h, episode) = try await playing(past: 0.5)
         try await h.engine.handle(.pause)
         let at = await h.engine.state.position
         let before = h.states.count
@@ -63,10 +69,7 @@ import Testing
     }
 
     @Test func mpvNotAnsweringIsReplacedByTheWatchdog() async throws {
-        let h = try await harness()
-        let episode = h.episodes[0]
-        try await h.engine.handle(.play(episode: episode.id))
-        #expect(await h.wait(until: h.isPlaying(episode, past: 1)))
+        let (h, episode) = try await playing(past: 1)
         let started = Date()
         h.engine.player.stopAnsweringProbesForTesting()
         let restarted = await waitFor(timeout: 10) { await h.engine.playerRestarts == 1 }
@@ -101,10 +104,7 @@ import Testing
     /// every new mpv as it opens the output) is given twice as long as the one before it: the
     /// replaced ones stay behind until their cores are freed.
     @Test func aReplacementThatDoesNotAnswerEitherIsGivenTwiceAsLong() async throws {
-        let h = try await harness()
-        let episode = h.episodes[0]
-        try await h.engine.handle(.play(episode: episode.id))
-        #expect(await h.wait(until: h.isPlaying(episode, past: 1)))
+        let (h, episode) = try await playing(past: 1)
         h.engine.player.stopAnsweringProbesForTesting()
         #expect(await waitFor(timeout: 10) { await h.engine.playerRestarts == 1 }, "the watchdog never noticed")
         // The new mpv's first probe goes out at the watchdog's next look, a second after the restart.
